@@ -1,0 +1,32 @@
+const { loadEnv } = require("@medusajs/framework/utils")
+loadEnv("test", process.cwd())
+
+// TEST_TYPE picks one suite; scripts/test.mjs runs them all and adds up the totals.
+const suites = {
+  unit: ["<rootDir>/src/**/__tests__/**/*.unit.spec.ts"],
+  modules: ["<rootDir>/src/**/__tests__/**/*.module.spec.ts"],
+  http: ["<rootDir>/integration-tests/http/**/*.spec.ts"],
+}
+const type = process.env.TEST_TYPE || "unit"
+const needsDatabase = type !== "unit"
+
+module.exports = {
+  transform: {
+    "^.+\\.[jt]sx?$": ["@swc/jest", { jsc: { parser: { syntax: "typescript", decorators: true }, target: "es2022" } }],
+  },
+  testEnvironment: "node",
+  moduleFileExtensions: ["js", "ts", "json"],
+  modulePathIgnorePatterns: ["dist/", "<rootDir>/.medusa/"],
+  testMatch: suites[type],
+  testTimeout: needsDatabase ? 180_000 : 20_000,
+  // Medusa's MikroORM metadata does not survive a second test file in one process:
+  // a tiny idle-memory limit recycles the worker, so each file gets a fresh one.
+  ...(needsDatabase ? { workerIdleMemoryLimit: "1MB" } : {}),
+  maxWorkers: Number(process.env.JEST_MAX_WORKERS || (needsDatabase ? 1 : 2)),
+  ...(needsDatabase
+    ? {
+        globalSetup: "<rootDir>/integration-tests/setup/pg-global-setup.mjs",
+        globalTeardown: "<rootDir>/integration-tests/setup/pg-global-teardown.mjs",
+      }
+    : {}),
+}
