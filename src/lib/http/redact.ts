@@ -26,13 +26,3 @@ export interface Logger {
   warn(message: string): void
   error(message: string): void
 }
-
-/** Wraps a logger so that every line is redacted against the given secrets. */
-export function redactingLogger(logger: Logger, secrets: () => Iterable<string | undefined>): Logger {
-  return {
-    debug: (m) => logger.debug(redact(m, secrets())),
-    info: (m) => logger.info(redact(m, secrets())),
-    warn: (m) => logger.warn(redact(m, secrets())),
-    error: (m) => logger.error(redact(m, secrets())),
-  }
-}

@@ -30,7 +30,8 @@ export function parseRetryAfter(value: string | undefined, now: number = Date.no
   if (/^\d+$/.test(trimmed)) {
     return Number(trimmed)
   }
-  const date = Date.parse(trimmed)
+  // An HTTP date always has a weekday and month name; this also keeps "-5" from parsing as a year.
+  const date = /[a-z]/i.test(trimmed) ? Date.parse(trimmed) : Number.NaN
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000))
 }
 

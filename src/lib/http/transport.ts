@@ -1,6 +1,6 @@
 import { Pool, type Dispatcher } from "undici"
 import { ConnectionError, UnknownOutcomeError } from "./errors"
-import { redact, redactingLogger, type Logger } from "./redact"
+import { redact, type Logger } from "./redact"
 import { DEFAULT_RETRY, isRetryableStatus, parseRetryAfter, retryDelayMs, type RetryOptions } from "./retry"
 
 export interface TimeoutOptions {
@@ -101,7 +101,7 @@ export class HttpTransport {
         keepAliveTimeout: 30_000,
         connect: { timeout: this.#timeouts.connectMs },
       })
-    this.#logger = options.logger && redactingLogger(options.logger, () => this.#secrets())
+    this.#logger = options.logger
   }
 
   /** Redacts the transport's secrets (and `more`) from a text; clients use it for error messages. */
@@ -142,7 +142,7 @@ export class HttpTransport {
         // The undici error is not kept as `cause`: it can carry the request options, headers included.
         const code = errorCode(error)
         const sent = !NOT_SENT_CODES.has(code)
-        this.#logger?.warn(`${req.method} ${path} failed: ${code} (attempt ${attempt + 1})`)
+        this.#log("warn", `${req.method} ${path} failed: ${code} (attempt ${attempt + 1})`, req)
         // Unsafe requests are never repeated here, not even after a refused connection:
         // the caller learns (from the error class) whether it may try again.
         if (req.safeToRetry && attempt < this.#retry.maxRetries) {
@@ -153,9 +153,11 @@ export class HttpTransport {
       }
 
       const responseHeaders = flattenHeaders(res.headers)
-      this.#logger?.debug(
+      this.#log(
+        "debug",
         `${req.method} ${path} -> ${res.statusCode} in ${Math.round(performance.now() - started)}ms` +
-          ` (attempt ${attempt + 1}${responseHeaders["x-request-id"] ? `, request ${responseHeaders["x-request-id"]}` : ""})`
+          ` (attempt ${attempt + 1}${responseHeaders["x-request-id"] ? `, request ${responseHeaders["x-request-id"]}` : ""})`,
+        req
       )
       if (req.safeToRetry && isRetryableStatus(res.statusCode) && attempt < this.#retry.maxRetries) {
         const delay = retryDelayMs(attempt, this.#retry, parseRetryAfter(responseHeaders["retry-after"]))
@@ -172,6 +174,10 @@ export class HttpTransport {
     if (this.#ownsDispatcher) {
       await this.#dispatcher.close()
     }
+  }
+
+  #log(level: "debug" | "warn", line: string, req: TransportRequest) {
+    this.#logger?.[level](this.redact(line, req.secrets))
   }
 
   #secrets(): string[] {
