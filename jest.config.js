@@ -2,13 +2,16 @@ const { loadEnv } = require("@medusajs/framework/utils")
 loadEnv("test", process.cwd())
 
 // TEST_TYPE picks one suite; scripts/test.mjs runs them all and adds up the totals.
+// Test folders are named `test` because `medusa plugin:build` leaves that segment out of the package.
 const suites = {
-  unit: ["<rootDir>/src/**/__tests__/**/*.unit.spec.ts"],
-  modules: ["<rootDir>/src/**/__tests__/**/*.module.spec.ts"],
+  unit: ["<rootDir>/src/**/test/**/*.unit.spec.ts"],
+  sandbox: ["<rootDir>/src/sandbox/**/test/**/*.spec.ts"],
+  contract: ["<rootDir>/integration-tests/contract/**/*.spec.ts"],
+  modules: ["<rootDir>/src/**/test/**/*.module.spec.ts"],
   http: ["<rootDir>/integration-tests/http/**/*.spec.ts"],
 }
 const type = process.env.TEST_TYPE || "unit"
-const needsDatabase = type !== "unit"
+const needsDatabase = type === "modules" || type === "http"
 
 module.exports = {
   transform: {
@@ -18,15 +21,15 @@ module.exports = {
   moduleFileExtensions: ["js", "ts", "json"],
   modulePathIgnorePatterns: ["dist/", "<rootDir>/.medusa/"],
   testMatch: suites[type],
-  testTimeout: needsDatabase ? 180_000 : 20_000,
+  testTimeout: needsDatabase ? 180_000 : 30_000,
   // Medusa's MikroORM metadata does not survive a second test file in one process:
   // a tiny idle-memory limit recycles the worker, so each file gets a fresh one.
   ...(needsDatabase ? { workerIdleMemoryLimit: "1MB" } : {}),
   maxWorkers: Number(process.env.JEST_MAX_WORKERS || (needsDatabase ? 1 : 2)),
   ...(needsDatabase
     ? {
-        globalSetup: "<rootDir>/integration-tests/setup/pg-global-setup.mjs",
-        globalTeardown: "<rootDir>/integration-tests/setup/pg-global-teardown.mjs",
+        globalSetup: "<rootDir>/integration-tests/setup/pg-global-setup.ts",
+        globalTeardown: "<rootDir>/integration-tests/setup/pg-global-teardown.ts",
       }
     : {}),
 }

@@ -16,6 +16,11 @@ const idempotencyKey = z
   .regex(/^[\x20-\x7e]+$/, "Must be printable ASCII")
   .refine((key) => key.trim() === key, "Must not start or end with a space")
 
+export interface IdempotentRequestOptions {
+  /** 1 to 255 printable ASCII characters; a random UUID when omitted. Pass your own to retry later. */
+  idempotencyKey?: string
+}
+
 const keyOption = z.object({ idempotencyKey })
 
 /** The caller's key, checked, or a fresh one. The same key is reused on every retry of the call. */

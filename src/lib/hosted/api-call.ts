@@ -3,7 +3,6 @@ import { type HttpTransport, InvalidRequestError, type TransportRequest } from "
 import { parseResponse, validateRequest } from "../http/validate"
 import { hostedError } from "./errors"
 import type { RequestSchemas } from "./requests"
-import { envelopeSchema } from "./responses"
 
 /** What every resource needs: one transport, the merchant, the checked schemas and the clock. */
 export interface HostedContext {
@@ -38,6 +37,8 @@ export async function callApi<S extends z.ZodType>(ctx: HostedContext, call: Api
     path: call.path,
     query: call.query,
     body: call.body,
+    // Spec 5: every request, reads included, carries the JSON content type.
+    headers: { "content-type": "application/json" },
     safeToRetry: call.method === "GET",
     secrets: call.secrets,
   }
@@ -51,8 +52,13 @@ export async function callApi<S extends z.ZodType>(ctx: HostedContext, call: Api
       redact: (text) => ctx.transport.redact(text, call.secrets),
     })
   }
-  return parseResponse(envelopeSchema(call.data), res.body, label, { status: res.status }).data
+  // The envelope's code was checked above; parse `data` with its static schema
+  // (building a wrapper schema per call would make zod compile it anew each time).
+  return parseResponse(call.data, (res.body as { data?: unknown }).data, label, { status: res.status })
 }
+
+/** `merchantId` comes from the client options; passing it is allowed only when it matches. */
+export type MerchantOptional<T extends { merchantId: string }> = Omit<T, "merchantId"> & { merchantId?: string }
 
 /**
  * Fills `merchantId` from the client options and validates the body. A caller's

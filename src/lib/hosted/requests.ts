@@ -194,7 +194,8 @@ function checkProductTotal(body: { amount?: unknown; productDetails?: unknown },
   }
   let total = 0
   for (const item of items as Array<{ quantity?: unknown; unitPrice?: unknown }>) {
-    if (!Number.isInteger(item?.quantity) || !Number.isInteger(item?.unitPrice)) {
+    // A broken item already has its own issue; a total of broken items would only add noise.
+    if (!Number.isInteger(item?.quantity) || (item.quantity as number) < 1 || !Number.isInteger(item?.unitPrice)) {
       return
     }
     total += (item.quantity as number) * (item.unitPrice as number)
@@ -209,7 +210,7 @@ function checkInvoiceContact(body: { userName?: unknown; userEmail?: unknown }, 
     addIssue(
       ctx,
       body.userName ? "userEmail" : "userName",
-      "userName and userEmail are required when e-invoicing is activated",
+      "is required when e-invoicing is activated (userName and userEmail both)",
       "USER_NAME_AND_EMAIL_REQUIRED"
     )
   }

@@ -109,11 +109,6 @@ export const transactionPageSchema = z.looseObject({ transactions: z.array(trans
 export const subscriptionPageSchema = z.looseObject({ subscriptions: z.array(subscriptionSchema), page: pageMarker })
 export const orderTransactionsSchema = z.looseObject({ transactions: z.array(transactionSchema) })
 
-/** Success envelope (spec 2.1); failures never reach this schema. */
-export function envelopeSchema<S extends z.ZodType>(data: S) {
-  return z.looseObject({ code: z.literal("S0000"), data, message: z.string().optional() })
-}
-
 export type CheckoutCreated = z.output<typeof checkoutCreatedSchema>
 export type ScheduleCreated = z.output<typeof scheduleCreatedSchema>
 export type CardBindingCreated = z.output<typeof cardBindingCreatedSchema>

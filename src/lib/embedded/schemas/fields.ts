@@ -16,10 +16,16 @@ export function charCount(text: string): number {
 export const maxChars = (max: number) =>
   z.string().refine((text) => charCount(text) <= max, `Too long: at most ${max} characters`)
 
-// C0 controls, DEL and C1 controls.
-const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/
-
-export const noControlCharacters = (text: string) => !CONTROL_CHARACTER.test(text)
+/** True when the text has no C0 control, DEL or C1 control (U+0000-001F, U+007F-009F). */
+export function noControlCharacters(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i)
+    if (unit <= 0x1f || (unit >= 0x7f && unit <= 0x9f)) {
+      return false
+    }
+  }
+  return true
+}
 
 /**
  * An absolute http(s) URL. http is allowed because the sandbox runs on

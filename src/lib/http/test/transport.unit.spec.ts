@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
+import { inspect } from "node:util"
 import { MockAgent } from "undici"
 import { ConnectionError, HttpTransport, UnknownOutcomeError, type Logger, type TransportOptions } from ".."
 
@@ -187,7 +188,7 @@ describe("HttpTransport", () => {
   it("does not expose the credential on the transport object", () => {
     const { transport } = setup()
     expect(JSON.stringify(transport)).not.toContain(TOKEN)
-    expect(require("node:util").inspect(transport, { depth: 5 })).not.toContain(TOKEN)
+    expect(inspect(transport, { depth: 5 })).not.toContain(TOKEN)
   })
 })
 

