@@ -104,7 +104,12 @@ export const tokenSubscriptionResultSchema = z.looseObject({
 })
 export const refundResultSchema = z.looseObject({ status: transactionStatusSchema, refundAmount: z.number() })
 
-const pageMarker = z.string().min(1).nullable()
+// Spec 4.8 says "null when none", and 2.1 that empty fields are omitted: accept both as the end.
+const pageMarker = z
+  .string()
+  .min(1)
+  .nullish()
+  .transform((page) => page ?? null)
 export const transactionPageSchema = z.looseObject({ transactions: z.array(transactionSchema), page: pageMarker })
 export const subscriptionPageSchema = z.looseObject({ subscriptions: z.array(subscriptionSchema), page: pageMarker })
 export const orderTransactionsSchema = z.looseObject({ transactions: z.array(transactionSchema) })

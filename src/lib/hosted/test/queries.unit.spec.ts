@@ -146,8 +146,13 @@ describe("queries", () => {
       expect(api.requests).toHaveLength(3)
     })
 
-    it("a page without the marker key -> UnexpectedResponseError", async () => {
+    it("a page without the marker key is the last page (empty fields are omitted, spec 2.1)", async () => {
       api.reply("GET", "/transactions", ok({ transactions: [TRANSACTION] }))
+      await expect(api.client.transactions.listPage()).resolves.toEqual({ transactions: [TRANSACTION], page: null })
+    })
+
+    it("a page without its list -> UnexpectedResponseError", async () => {
+      api.reply("GET", "/transactions", ok({ page: null }))
       await expect(api.client.transactions.listPage()).rejects.toBeInstanceOf(UnexpectedResponseError)
     })
   })
