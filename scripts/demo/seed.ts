@@ -82,10 +82,11 @@ export default async function seedDemo({ container }: ExecArgs) {
   })
   await linkSalesChannelsToStockLocationWorkflow(container).run({ input: { id: location.id, add: [salesChannel.id] } })
 
-  const { result: profiles } = await createShippingProfilesWorkflow(container).run({
-    input: { data: [{ name: "Default Shipping Profile", type: "default" }] },
-  })
-  const profile = profiles[0]
+  // Migrations create the default profile; older databases may not have it.
+  const [existingProfile] = await fulfillmentModule.listShippingProfiles({ type: "default" })
+  const profile =
+    existingProfile ??
+    (await createShippingProfilesWorkflow(container).run({ input: { data: [{ name: "Default Shipping Profile", type: "default" }] } })).result[0]
   const fulfillmentSet = await fulfillmentModule.createFulfillmentSets({
     name: "Taipei delivery",
     type: "shipping",
