@@ -1,8 +1,7 @@
 /**
  * `npm run bench`: the clients' overhead, as ratios against a baseline measured
  * in the same run on the same machine (absolute numbers mean little on a shared
- * 2-core box; ratios do). Rounds alternate between baseline and subject so that
- * drift hits both, and the median round is reported.
+ * 2-core box; ratios do).
  */
 import { createHmac } from "node:crypto"
 import { createServer } from "node:http"
@@ -11,7 +10,7 @@ import { Pool } from "undici"
 import { HostedCheckoutClient } from "../src/lib/hosted"
 import { signPayload, verifySignature } from "../src/lib/embedded"
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS || 7)
+const ROUNDS = Number(process.env.BENCH_ROUNDS || 5)
 const HTTP_OPS = Number(process.env.BENCH_HTTP_OPS || 2000)
 const SIG_OPS = Number(process.env.BENCH_SIG_OPS || 20000)
 
@@ -56,13 +55,48 @@ function timeSync(ops: number, fn: () => unknown): number {
   return Number(process.hrtime.bigint() - started) / ops
 }
 
-/** Alternating rounds of baseline and subject; returns median ns/op of each. */
-async function compare(ops: number, baseline: () => Promise<number>, subject: () => Promise<number>) {
+/**
+ * Baseline and subject run one operation each in turn, timed separately, so
+ * that drift (GC, CPU frequency, the other core's load) hits both alike.
+ * Returns the median over rounds of each side's mean ns/op.
+ */
+async function compare(ops: number, baseline: () => Promise<unknown>, subject: () => Promise<unknown>) {
   const base: number[] = []
   const subj: number[] = []
   for (let round = 0; round < ROUNDS; round++) {
-    base.push(await baseline())
-    subj.push(await subject())
+    let b = 0n
+    let s = 0n
+    for (let i = 0; i < ops; i++) {
+      const t0 = process.hrtime.bigint()
+      await baseline()
+      const t1 = process.hrtime.bigint()
+      await subject()
+      s += process.hrtime.bigint() - t1
+      b += t1 - t0
+    }
+    base.push(Number(b) / ops)
+    subj.push(Number(s) / ops)
+  }
+  return { baseline: median(base), subject: median(subj) }
+}
+
+/**
+ * The same for a synchronous operation of a few µs: per-op timers would weigh
+ * as much as the work, so the two sides alternate in chunks of 500 calls.
+ */
+function compareSync(ops: number, baseline: () => unknown, subject: () => unknown) {
+  const CHUNK = 500
+  const base: number[] = []
+  const subj: number[] = []
+  for (let round = 0; round < ROUNDS; round++) {
+    let b = 0
+    let s = 0
+    for (let done = 0; done < ops; done += CHUNK) {
+      b += timeSync(CHUNK, baseline)
+      s += timeSync(CHUNK, subject)
+    }
+    base.push(b / (ops / CHUNK))
+    subj.push(s / (ops / CHUNK))
   }
   return { baseline: median(base), subject: median(subj) }
 }
@@ -100,11 +134,7 @@ async function benchRetrieve() {
   const viaClient = () => client.transactions.retrieve(TRANSACTION_ID)
   await timeAsync(300, bare)
   await timeAsync(300, viaClient)
-  const result = await compare(
-    HTTP_OPS,
-    () => timeAsync(HTTP_OPS, bare),
-    () => timeAsync(HTTP_OPS, viaClient)
-  )
+  const result = await compare(HTTP_OPS, bare, viaClient)
   await client.close()
   await pool.close()
   server.close()
@@ -132,11 +162,7 @@ async function benchVerify() {
   const verify = () => verifySignature(raw, header, secret, { now: timestamp })
   timeSync(2000, bare)
   timeSync(2000, verify)
-  const result = await compare(
-    SIG_OPS,
-    async () => timeSync(SIG_OPS, bare),
-    async () => timeSync(SIG_OPS, verify)
-  )
+  const result = compareSync(SIG_OPS, bare, verify)
   if (sink === 0) {
     throw new Error("baseline never matched: the benchmark is not comparing like with like")
   }
