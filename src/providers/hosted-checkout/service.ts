@@ -1,0 +1,478 @@
+import type {
+  AuthorizePaymentInput,
+  AuthorizePaymentOutput,
+  CancelPaymentInput,
+  CancelPaymentOutput,
+  CapturePaymentInput,
+  CapturePaymentOutput,
+  DeletePaymentInput,
+  DeletePaymentOutput,
+  GetPaymentStatusInput,
+  GetPaymentStatusOutput,
+  InitiatePaymentInput,
+  InitiatePaymentOutput,
+  Logger,
+  PaymentCustomerDTO,
+  ProviderWebhookPayload,
+  RefundPaymentInput,
+  RefundPaymentOutput,
+  RetrievePaymentInput,
+  RetrievePaymentOutput,
+  UpdatePaymentInput,
+  UpdatePaymentOutput,
+  WebhookActionResult,
+} from "@medusajs/framework/types"
+import {
+  AbstractPaymentProvider,
+  BigNumber,
+  MedusaError,
+  PaymentActions,
+  PaymentSessionStatus,
+} from "@medusajs/framework/utils"
+import {
+  type CheckoutBody,
+  HostedCheckoutClient,
+  type HostedNotification,
+  parseNotification,
+  type Transaction,
+} from "../../lib/hosted"
+import { DeclinedError, InvalidRequestError, NotFoundError, PaymentServiceError, UnknownOutcomeError } from "../../lib/http"
+import { toMedusaError } from "../core/errors"
+import { toTwd } from "../core/money"
+import { findSession, otherPaidSession } from "../core/sessions"
+import { type HostedCheckoutOptions, type PaymentMethod, parseHostedCheckoutOptions, type ResolvedHostedCheckoutOptions } from "./options"
+import {
+  type HostedSessionData,
+  parseStorefrontData,
+  readSessionData,
+  type StorefrontData,
+  transactionFacts,
+} from "./session-data"
+import { PAID, SESSION_STATUS, WEBHOOK_ACTION } from "./status-map"
+
+/** Where an admin supplies a shopper's bank account for a cvs/atm refund. */
+export const REMITTANCE_ROUTE = "/admin/tw-payments/{payment_id}/remittance"
+
+/**
+ * Medusa payment provider for the service's hosted checkout pages: card,
+ * convenience-store code (cvs), bank virtual account (atm), LINE Pay and
+ * Apple Pay. Notifications are unsigned, so every decision is made on a fresh
+ * read of the transaction, checked against the session it claims to belong to.
+ */
+export class HostedCheckoutProviderService extends AbstractPaymentProvider<HostedCheckoutOptions> {
+  static override identifier = "hosted-checkout"
+
+  protected readonly options_: ResolvedHostedCheckoutOptions
+  protected readonly client_: HostedCheckoutClient
+  protected readonly logger_: Logger
+  protected readonly cradle_: Record<string, unknown>
+  /** Refunds of orphaned payments under way, so concurrent notifications refund once. */
+  readonly #orphanRefunds = new Map<string, Promise<void>>()
+
+  static override validateOptions(options: Record<string, unknown>): void {
+    parseHostedCheckoutOptions(options)
+  }
+
+  constructor(cradle: Record<string, unknown>, options: HostedCheckoutOptions) {
+    super(cradle, options)
+    this.cradle_ = cradle
+    this.logger_ = cradle.logger as Logger
+    this.options_ = parseHostedCheckoutOptions(options)
+    this.client_ = new HostedCheckoutClient({
+      apiToken: this.options_.apiToken,
+      merchantId: this.options_.merchantId,
+      baseUrl: this.options_.apiBaseUrl,
+      checkoutHost: this.options_.checkoutHost,
+      einvoice: this.options_.einvoice,
+      timeouts: this.options_.timeouts,
+      logger: this.logger_,
+    })
+  }
+
+  async initiatePayment({ amount, currency_code, data, context }: InitiatePaymentInput): Promise<InitiatePaymentOutput> {
+    const twd = toTwd(amount, currency_code)
+    const input = parseStorefrontData(data)
+    const body = this.checkoutBody(twd, input, context?.customer)
+    const sessionData = await this.createCheckout(body, input.session_id)
+    return { id: sessionData.transactionId, status: PaymentSessionStatus.REQUIRES_MORE, data: { ...sessionData } }
+  }
+
+  /** Amount changes make a new page; a late payment of the old one is then refunded as an orphan. */
+  async updatePayment({ amount, currency_code, data, context }: UpdatePaymentInput): Promise<UpdatePaymentOutput> {
+    const current = readSessionData(data)
+    const twd = toTwd(amount, currency_code)
+    if (twd === current.amount) {
+      return { data, status: PaymentSessionStatus.REQUIRES_MORE }
+    }
+    const input = parseStorefrontData({ session_id: current.session_id })
+    const sessionData = await this.createCheckout(this.checkoutBody(twd, input, context?.customer), current.session_id)
+    return { data: { ...sessionData }, status: PaymentSessionStatus.REQUIRES_MORE }
+  }
+
+  async authorizePayment({ data, context }: AuthorizePaymentInput): Promise<AuthorizePaymentOutput> {
+    const session = readSessionData(data)
+    if (context?.idempotency_key && context.idempotency_key !== session.session_id) {
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "The payment data belongs to another payment session.")
+    }
+    const tx = await this.retrieveChecked(session)
+    return { status: SESSION_STATUS[tx.status], data: { ...data, ...transactionFacts(tx) } }
+  }
+
+  async getPaymentStatus({ data }: GetPaymentStatusInput): Promise<GetPaymentStatusOutput> {
+    const tx = await this.retrieveChecked(readSessionData(data))
+    return { status: SESSION_STATUS[tx.status], data: { ...data, ...transactionFacts(tx) } }
+  }
+
+  async retrievePayment({ data }: RetrievePaymentInput): Promise<RetrievePaymentOutput> {
+    const tx = await this.retrieveChecked(readSessionData(data))
+    return { data: { ...data, ...transactionFacts(tx) } }
+  }
+
+  /** The service captures when it charges: capturing only confirms the money is there. */
+  async capturePayment({ data }: CapturePaymentInput): Promise<CapturePaymentOutput> {
+    const tx = await this.retrieveChecked(readSessionData(data))
+    if (!PAID.has(tx.status) && !tx.refundAmount) {
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Cannot capture: transaction ${tx.transactionHid} is ${tx.status}, not paid.`)
+    }
+    return { data: { ...data, ...transactionFacts(tx) } }
+  }
+
+  async cancelPayment({ data }: CancelPaymentInput): Promise<CancelPaymentOutput> {
+    const session = readSessionData(data)
+    const tx = await this.retrieveChecked(session)
+    if (PAID.has(tx.status)) {
+      throw new MedusaError(
+        MedusaError.Types.NOT_ALLOWED,
+        `Transaction ${tx.transactionHid} is paid; refund it instead of cancelling it.`
+      )
+    }
+    return { data: { ...data, ...(await this.voidUnpaid(tx)) } }
+  }
+
+  /**
+   * The session is going away (replaced, or the cart changed). A page nobody
+   * paid is left to expire; an issued cvs code is cancelled; money already paid
+   * for it is returned, never kept.
+   */
+  async deletePayment({ data }: DeletePaymentInput): Promise<DeletePaymentOutput> {
+    let session: HostedSessionData
+    try {
+      session = readSessionData(data)
+    } catch {
+      return { data }
+    }
+    const tx = await this.retrieveChecked(session)
+    if (PAID.has(tx.status)) {
+      await this.refundOrphan(tx, `its session ${session.session_id} was deleted`)
+      return { data }
+    }
+    return { data: { ...data, ...(await this.voidUnpaid(tx)) } }
+  }
+
+  async refundPayment({ amount, data, context }: RefundPaymentInput): Promise<RefundPaymentOutput> {
+    const session = readSessionData(data)
+    const refundAmount = toTwd(amount, "twd")
+    const tx = await this.retrieveChecked(session)
+
+    // A retried call for the refund already made (same Medusa refund id) is not a second refund.
+    if (session.refund && session.refund.id === context?.idempotency_key && tx.refundAmount === session.refund.amount) {
+      return { data: { ...data, ...transactionFacts(tx) } }
+    }
+    if (tx.refundAmount || !PAID.has(tx.status)) {
+      throw new MedusaError(
+        MedusaError.Types.NOT_ALLOWED,
+        tx.refundAmount
+          ? `Transaction ${tx.transactionHid} was already refunded (${tx.refundAmount} TWD, ${tx.status}). ` +
+              "The service allows one refund per transaction, and a partial refund uses it up: return any further amount outside the service."
+          : `Transaction ${tx.transactionHid} is ${tx.status}; only paid transactions can be refunded.`
+      )
+    }
+    if (refundAmount > tx.amount) {
+      throw new MedusaError(MedusaError.Types.INVALID_DATA, `Cannot refund ${refundAmount} TWD of a ${tx.amount} TWD payment.`)
+    }
+    const needsRemittance = tx.paymentMethod === "cvs" || tx.paymentMethod === "atm"
+    if (needsRemittance && !session.remitInfo) {
+      throw new MedusaError(
+        MedusaError.Types.NOT_ALLOWED,
+        `A paid ${tx.paymentMethod === "cvs" ? "convenience-store" : "bank transfer"} payment is refunded by bank remittance: ` +
+          `first supply the shopper's bank account with POST ${REMITTANCE_ROUTE} (or the "Remittance details" box on the order page), then refund again.`
+      )
+    }
+
+    let result: { status: Transaction["status"]; refundAmount: number }
+    try {
+      result = await this.client_.refunds.create(tx.transactionHid, {
+        amount: refundAmount,
+        reason: "Refund from the store",
+        ...(needsRemittance ? { remitInfo: session.remitInfo } : {}),
+        ...(this.options_.einvoice ? { productDetails: [this.productLine(refundAmount)] } : {}),
+      })
+    } catch (error) {
+      result = await this.refundOutcome(tx, refundAmount, error)
+    }
+    const refunded: Partial<HostedSessionData> = {
+      status: result.status,
+      refundAmount: result.refundAmount,
+      // The bank account was needed once; keep only what identifies it.
+      remitInfo: undefined,
+      refund: { id: context?.idempotency_key, amount: result.refundAmount, status: result.status, at: new Date().toISOString() },
+    }
+    this.logger_.info(`hosted-checkout: refunded ${result.refundAmount} TWD of ${tx.transactionHid} (${result.status})`)
+    return { data: { ...data, ...refunded } }
+  }
+
+  async getWebhookActionAndData(payload: ProviderWebhookPayload["payload"]): Promise<WebhookActionResult> {
+    const ignored: WebhookActionResult = { action: PaymentActions.NOT_SUPPORTED }
+    let notification: HostedNotification
+    try {
+      notification = parseNotification(payload.rawData?.length ? payload.rawData : payload.data)
+    } catch (error) {
+      this.logger_.warn(`hosted-checkout: ignored a malformed notification: ${(error as Error).message}`)
+      return ignored
+    }
+    if (notification.purpose !== "charge") {
+      // Refund and recurring notifications are re-read where they matter (admin refund view, subscriptions).
+      return ignored
+    }
+
+    // The notification is only a hint: everything below comes from a fresh read.
+    let tx: Transaction
+    try {
+      tx = await this.client_.transactions.retrieve(notification.id)
+    } catch (error) {
+      if (error instanceof NotFoundError || error instanceof InvalidRequestError) {
+        this.logger_.warn(`hosted-checkout: ignored a notification for unknown transaction ${notification.id}`)
+        return ignored
+      }
+      throw error
+    }
+    if (tx.merchantId !== this.options_.merchantId || !tx.customId?.startsWith("payses_")) {
+      this.logger_.warn(`hosted-checkout: ignored transaction ${tx.transactionHid}: not created by this store`)
+      return ignored
+    }
+
+    const session = await findSession(this.cradle_, tx.customId)
+    if (!session) {
+      if (PAID.has(tx.status)) {
+        await this.refundOrphan(tx, `its session ${tx.customId} no longer exists`)
+      }
+      return ignored
+    }
+    const data = (session.data ?? {}) as Partial<HostedSessionData>
+    if (data.transactionId !== tx.id) {
+      if (PAID.has(tx.status)) {
+        await this.refundOrphan(tx, `session ${session.id} was given a newer checkout page`)
+      } else {
+        this.logger_.warn(`hosted-checkout: ignored transaction ${tx.transactionHid}: session ${session.id} does not hold it`)
+      }
+      return ignored
+    }
+    if (toTwd(session.amount, session.currency_code) !== tx.amount || tx.currency?.toLowerCase() !== "twd") {
+      this.logger_.error(
+        `hosted-checkout: transaction ${tx.transactionHid} (${tx.amount} ${tx.currency}) does not match session ${session.id}; nothing done`
+      )
+      return ignored
+    }
+    const other = PAID.has(tx.status) ? otherPaidSession(session) : undefined
+    if (other) {
+      await this.refundOrphan(tx, `its payment collection was already paid through session ${other}`)
+      return ignored
+    }
+    return { action: WEBHOOK_ACTION[tx.status], data: { session_id: session.id, amount: new BigNumber(tx.amount) } }
+  }
+
+  /** The API client, for the plugin's routes and jobs that need to read transactions. */
+  get client(): HostedCheckoutClient {
+    return this.client_
+  }
+
+  protected checkoutBody(amount: number, input: StorefrontData, customer: PaymentCustomerDTO | undefined): CheckoutBody {
+    const extra = this.methodsFor(input.methods)
+    const storefront = this.options_.storefrontUrl.replace(/\/+$/, "")
+    const buyer = this.options_.einvoice ? this.buyer(customer, input) : {}
+    return {
+      merchantId: this.options_.merchantId,
+      amount,
+      currency: "TWD",
+      // The session id is both the merchant order id (so every attempt of a session
+      // can be listed) and the custom id (so each transaction leads back to it).
+      orderId: input.session_id,
+      customId: input.session_id,
+      successUrl: `${storefront}${input.return_path ?? this.options_.successPath}`,
+      failureUrl: `${storefront}${this.options_.failurePath}`,
+      productDetails: [this.productLine(amount)],
+      ...(extra.length ? { allowedPaymentMethods: extra } : {}),
+      ...(this.options_.threeDSecure ? { use3d: true } : {}),
+      ...(customer?.id ? { userId: customer.id } : {}),
+      ...buyer,
+    }
+  }
+
+  protected productLine(amount: number) {
+    return { productionCode: "ORDER", description: this.options_.productDescription, quantity: 1, unit: "order", unitPrice: amount }
+  }
+
+  /** Methods besides card the page offers: the shopper's choice within the merchant's, or all of the merchant's. */
+  protected methodsFor(requested: PaymentMethod[] | undefined): PaymentMethod[] {
+    const allowed = this.options_.allowedMethods
+    const refused = (requested ?? []).filter((m) => !allowed.includes(m))
+    if (refused.length) {
+      throw new MedusaError(MedusaError.Types.INVALID_DATA, `Payment method(s) not offered by this store: ${refused.join(", ")}.`)
+    }
+    return (requested ?? allowed).filter((m) => m !== "card")
+  }
+
+  /** Name and email for the e-invoice, from the customer the session belongs to. */
+  protected buyer(customer: PaymentCustomerDTO | undefined, input: StorefrontData) {
+    const name = [customer?.first_name, customer?.last_name].filter(Boolean).join(" ") || customer?.company_name || input.invoice?.buyerName
+    const email = customer?.email ?? input.invoice?.email
+    if (!name || !email) {
+      throw new MedusaError(MedusaError.Types.INVALID_DATA, "E-invoices need the buyer's name and email: set them on the cart's customer first.")
+    }
+    return { userName: name, userEmail: email, ...(input.invoice ? { invoiceInfo: input.invoice } : {}) }
+  }
+
+  /**
+   * Creates the checkout. There is no idempotency: after an unknown outcome the
+   * session's order is listed instead of sending again, and a checkout that did
+   * get created is used.
+   */
+  protected async createCheckout(body: CheckoutBody, sessionId: string): Promise<HostedSessionData> {
+    const calledAt = new Date()
+    try {
+      const created = await this.client_.checkouts.create(body)
+      return this.sessionData(sessionId, body.amount, created.id, created.transactionHid, created.page.url, created.page.expiresAt)
+    } catch (error) {
+      if (!(error instanceof UnknownOutcomeError)) {
+        throw toMedusaError("Creating the hosted checkout failed", error)
+      }
+      const existing = await this.client_.transactions.listByOrder(sessionId).catch(() => [])
+      const created = existing.find((tx) => tx.customId === sessionId && tx.amount === body.amount && tx.status === "initiated")
+      if (!created) {
+        throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "The payment service did not answer and no checkout was created; please try again.")
+      }
+      const page = this.client_.checkoutPage("checkout", created.id, created.createdAt ? new Date(created.createdAt) : calledAt)
+      return this.sessionData(sessionId, body.amount, created.id, created.transactionHid, page.url, page.expiresAt)
+    }
+  }
+
+  protected sessionData(sessionId: string, amount: number, id: string, hid: string, url: string, expiresAt: Date | string): HostedSessionData {
+    return {
+      session_id: sessionId,
+      transactionId: id,
+      transactionHid: hid,
+      checkoutUrl: url,
+      expiresAt: new Date(expiresAt).toISOString(),
+      amount,
+      status: "initiated",
+    }
+  }
+
+  /** Re-reads the transaction and refuses one that is not this session's. */
+  protected async retrieveChecked(session: HostedSessionData): Promise<Transaction> {
+    let tx: Transaction
+    try {
+      tx = await this.client_.transactions.retrieve(session.transactionId)
+    } catch (error) {
+      throw toMedusaError(`Reading transaction ${session.transactionHid}`, error)
+    }
+    const problem =
+      tx.merchantId !== this.options_.merchantId
+        ? "another merchant"
+        : tx.customId !== session.session_id
+          ? "another session"
+          : tx.amount !== session.amount
+            ? `another amount (${tx.amount} TWD instead of ${session.amount})`
+            : undefined
+    if (problem) {
+      this.logger_.error(`hosted-checkout: transaction ${tx.transactionHid} belongs to ${problem}; refused for session ${session.session_id}`)
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Transaction ${tx.transactionHid} does not match this payment session (${problem}).`)
+    }
+    return tx
+  }
+
+  /** Cancels what can be cancelled of an unpaid transaction. */
+  protected async voidUnpaid(tx: Transaction): Promise<Partial<HostedSessionData>> {
+    if (tx.status === "charging" && tx.paymentMethod === "cvs") {
+      // Spec 3.1/4.10: a refund of an unpaid convenience-store code cancels the code.
+      try {
+        const result = await this.client_.refunds.create(tx.transactionHid, { reason: "Order cancelled" })
+        return { status: result.status }
+      } catch (error) {
+        throw toMedusaError(`Cancelling the convenience-store code of ${tx.transactionHid}`, error)
+      }
+    }
+    if (tx.status === "charging") {
+      this.logger_.warn(`hosted-checkout: ${tx.paymentMethod} payment ${tx.transactionHid} cannot be cancelled; it expires unpaid, or is refunded if paid late`)
+    }
+    return transactionFacts(tx)
+  }
+
+  /**
+   * After a refund call whose answer is unknown or refused, the transaction is
+   * re-read before anything else: a refund that did happen is success, one that
+   * did not is a clear error and nothing is resent.
+   */
+  protected async refundOutcome(tx: Transaction, amount: number, error: unknown) {
+    const unknown = error instanceof UnknownOutcomeError || (error instanceof PaymentServiceError && error.retryable)
+    if (!unknown && !(error instanceof DeclinedError)) {
+      if (error instanceof InvalidRequestError && error.variant === "CURRENT_CHARGED_AMOUNT_TOO_LOW") {
+        throw new MedusaError(
+          MedusaError.Types.NOT_ALLOWED,
+          "The service refuses refunds while the store's collected but not yet paid-out amount is below 200 TWD. Try again after the next sales, or refund outside the service."
+        )
+      }
+      throw toMedusaError(`Refunding ${tx.transactionHid}`, error)
+    }
+    const after = await this.client_.transactions.retrieve(tx.id).catch(() => undefined)
+    if (after?.refundAmount === amount) {
+      return { status: after.status, refundAmount: amount }
+    }
+    if (error instanceof DeclinedError) {
+      throw new MedusaError(
+        MedusaError.Types.NOT_ALLOWED,
+        `The acquirer rejected the refund of ${tx.transactionHid} (R0001); the transaction is ${after?.status ?? "unknown"}. ` +
+          "Try again later; if the service then answers that the state does not allow a refund, confirm it with the service."
+      )
+    }
+    throw new MedusaError(
+      MedusaError.Types.UNEXPECTED_STATE,
+      `The refund of ${tx.transactionHid} got no clear answer, and a fresh read shows ${after ? `${after.status} with no refund` : "nothing"}. Nothing was resent; try again in a minute.`
+    )
+  }
+
+  /**
+   * Money paid for a session the store no longer uses is returned at once
+   * (card, LINE Pay, Apple Pay) and logged; cvs/atm payments need the
+   * shopper's bank account, so they are logged for the merchant.
+   */
+  protected async refundOrphan(tx: Transaction, why: string): Promise<void> {
+    const running = this.#orphanRefunds.get(tx.id)
+    if (running) {
+      return running
+    }
+    const work = (async () => {
+      const fresh = await this.client_.transactions.retrieve(tx.id)
+      if (!PAID.has(fresh.status) || fresh.refundAmount) {
+        return
+      }
+      if (fresh.paymentMethod === "cvs" || fresh.paymentMethod === "atm") {
+        this.logger_.error(
+          `hosted-checkout: ${fresh.amount} TWD paid by ${fresh.paymentMethod} in ${fresh.transactionHid} after ${why}: refund it by remittance from the service's console`
+        )
+        return
+      }
+      try {
+        await this.client_.refunds.create(fresh.transactionHid, {
+          reason: "Paid for a checkout the store had replaced",
+          ...(this.options_.einvoice ? { productDetails: [this.productLine(fresh.amount)] } : {}),
+        })
+        this.logger_.warn(`hosted-checkout: refunded ${fresh.amount} TWD of ${fresh.transactionHid}: paid after ${why}`)
+      } catch (error) {
+        this.logger_.error(`hosted-checkout: could not refund ${fresh.transactionHid} (paid after ${why}): ${(error as Error).message}`)
+      }
+    })().finally(() => this.#orphanRefunds.delete(tx.id))
+    this.#orphanRefunds.set(tx.id, work)
+    return work
+  }
+}

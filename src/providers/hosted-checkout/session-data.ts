@@ -1,0 +1,98 @@
+import { MedusaError } from "@medusajs/framework/utils"
+import { z } from "zod"
+import { invoiceInfoSchema, type Transaction } from "../../lib/hosted"
+import { describeIssues } from "../../lib/http/validate"
+import { PAYMENT_METHODS } from "./options"
+
+/**
+ * What a storefront may send when it creates a session (Medusa passes its `data`
+ * unfiltered). Anything else is refused: session data is public, and nothing a
+ * shopper sends may steer amounts, ids or redirects off the store.
+ */
+const storefrontDataSchema = z.strictObject({
+  /** Added by Medusa itself. */
+  session_id: z.string().min(1),
+  /** Methods to offer besides card; each must be allowed by the provider options. */
+  methods: z.array(z.enum(PAYMENT_METHODS)).max(PAYMENT_METHODS.length).optional(),
+  /** A storefront path to return to after paying, instead of the configured one. */
+  return_path: z
+    .string()
+    .max(200)
+    .regex(/^\/(?!\/)[^?#\\]*$/, "must be a path on the storefront (starting with a single /, no query)")
+    .optional(),
+  /** E-invoice details, when the merchant issues e-invoices. */
+  invoice: invoiceInfoSchema.optional(),
+})
+export type StorefrontData = z.output<typeof storefrontDataSchema>
+
+export function parseStorefrontData(data: unknown): StorefrontData {
+  const result = storefrontDataSchema.safeParse(data ?? {})
+  if (!result.success) {
+    throw new MedusaError(MedusaError.Types.INVALID_DATA, `Invalid payment session data: ${describeIssues(result.error.issues)}`)
+  }
+  return result.data
+}
+
+/**
+ * What the provider keeps in session (then payment) data. It reaches the
+ * storefront, so it holds only ids, the page address and, once issued, the
+ * convenience-store code or virtual account the shopper needs to pay.
+ */
+export interface HostedSessionData {
+  session_id: string
+  transactionId: string
+  transactionHid: string
+  checkoutUrl: string
+  expiresAt: string
+  /** Whole TWD, as sent to the service; checked against every re-read. */
+  amount: number
+  status?: Transaction["status"]
+  paymentMethod?: string
+  paymentInfo?: Transaction["paymentInfo"]
+  paidAt?: string
+  refundAmount?: number
+  /** Remittance details an admin supplied for refunding a paid cvs/atm payment. */
+  remitInfo?: RemitInfo
+  /** The one refund the service allows, once made. */
+  refund?: { id?: string; amount: number; status: string; at: string }
+}
+
+export const remitInfoSchema = z.strictObject({
+  bankCode: z.string().trim().min(1),
+  bankName: z.string().trim().min(1),
+  branchCode: z.string().trim().min(1),
+  branchName: z.string().trim().min(1),
+  account: z.string().trim().min(8, "must be 8 to 14 characters").max(14, "must be 8 to 14 characters"),
+  accountName: z.string().trim().min(1),
+})
+export type RemitInfo = z.output<typeof remitInfoSchema>
+
+const storedSchema = z.looseObject({
+  session_id: z.string().min(1),
+  transactionId: z.string().min(1),
+  transactionHid: z.string().min(1),
+  amount: z.number().int().positive(),
+})
+
+/** Reads the provider's own fields back from session or payment data. */
+export function readSessionData(data: unknown): HostedSessionData {
+  const result = storedSchema.safeParse(data)
+  if (!result.success) {
+    throw new MedusaError(
+      MedusaError.Types.INVALID_DATA,
+      `This payment has no hosted-checkout transaction (${describeIssues(result.error.issues)})`
+    )
+  }
+  return result.data as unknown as HostedSessionData
+}
+
+/** The facts of a transaction worth keeping on the session and payment. */
+export function transactionFacts(tx: Transaction): Partial<HostedSessionData> {
+  return {
+    status: tx.status,
+    paymentMethod: tx.paymentMethod,
+    paymentInfo: tx.paymentInfo,
+    paidAt: tx.paidAt,
+    refundAmount: tx.refundAmount,
+  }
+}
