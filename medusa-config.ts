@@ -2,6 +2,9 @@ import { defineConfig, loadEnv } from "@medusajs/framework/utils"
 
 loadEnv(process.env.NODE_ENV || "development", process.cwd())
 
+/** The sandbox (`npm run sandbox`, started by `npm run demo` and the tests); its default merchant. */
+const sandboxUrl = process.env.TW_SANDBOX_URL || "http://127.0.0.1:4010"
+
 /**
  * The development, demo and test store of this repository. It loads the
  * plugin's own `src/` as an app would (routes, subscribers, jobs). A merchant's
@@ -21,4 +24,27 @@ module.exports = defineConfig({
   admin: {
     disable: process.env.MEDUSA_ADMIN_DISABLED === "true",
   },
+  modules: [
+    {
+      resolve: "@medusajs/medusa/payment",
+      options: {
+        providers: [
+          {
+            // A store that installed the package writes "medusa-payment-tw/providers/hosted-checkout".
+            resolve: "./src/providers/hosted-checkout",
+            id: "hosted-checkout",
+            options: {
+              apiToken: process.env.TW_HOSTED_API_TOKEN || "sandbox-hosted-token-demo-shop-0001",
+              merchantId: process.env.TW_MERCHANT_ID || "demo-shop",
+              apiBaseUrl: process.env.TW_HOSTED_API_URL || `${sandboxUrl}/hosted-api`,
+              checkoutHost: process.env.TW_CHECKOUT_HOST || sandboxUrl,
+              allowedMethods: ["card", "cvs", "atm", "linePay"],
+              storefrontUrl: process.env.STOREFRONT_URL || "http://localhost:8000",
+              einvoice: process.env.TW_EINVOICE === "true",
+            },
+          },
+        ],
+      },
+    },
+  ],
 })

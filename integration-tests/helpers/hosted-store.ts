@@ -1,0 +1,198 @@
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { createApiKeysWorkflow, createCartWorkflow, createRegionsWorkflow, createSalesChannelsWorkflow, createUserAccountWorkflow, linkSalesChannelsToApiKeyWorkflow } from "@medusajs/medusa/core-flows"
+import { request } from "undici"
+import { startSandbox, type SandboxHandle } from "../../src/sandbox"
+
+/**
+ * Shared set-up of the hosted-checkout store tests: a sandbox over real HTTP
+ * that the app (booted from medusa-config.ts) talks to, and helpers that drive
+ * a shopper through the store API and the sandbox's hosted pages.
+ */
+export const PROVIDER_ID = "pp_hosted-checkout_hosted-checkout"
+export const HOOK_PATH = "/hooks/payment/hosted-checkout_hosted-checkout"
+export const SUCCESS_CARD = "4242424242424242"
+export const REFUSED_CARD = "4000000000000051"
+export const THREE_DS_CARD = "4000000000003006"
+export const REFUND_REJECTED_CARD = "4000000000008005"
+export const STOREFRONT = "http://localhost:8000"
+
+/** Starts the sandbox before the app boots (top-level hooks run before the runner's). */
+export function useSandbox() {
+  const state: { sandbox?: SandboxHandle } = {}
+  beforeAll(async () => {
+    state.sandbox = await startSandbox({ tickMs: 100, notificationTimeoutMs: 3_000 })
+    process.env.TW_SANDBOX_URL = state.sandbox.url
+    process.env.STOREFRONT_URL = STOREFRONT
+  })
+  afterAll(async () => {
+    await state.sandbox?.close()
+  })
+  return {
+    get sandbox(): SandboxHandle {
+      if (!state.sandbox) {
+        throw new Error("sandbox not started")
+      }
+      return state.sandbox
+    },
+  }
+}
+
+export async function control(sandbox: SandboxHandle, method: string, path: string, body?: unknown) {
+  const res = await request(`${sandbox.controlUrl}${path}`, {
+    method: method as "POST",
+    headers: { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  const text = await res.body.text()
+  if (res.statusCode >= 300) {
+    throw new Error(`sandbox ${method} ${path}: ${res.statusCode} ${text}`)
+  }
+  return text ? JSON.parse(text) : undefined
+}
+
+export interface Store {
+  regionId: string
+  salesChannelId: string
+  publishableKey: string
+  headers: { "x-publishable-api-key": string }
+}
+
+/** A TWD region with the hosted provider, a sales channel and its publishable key; the sandbox notifies this app. */
+export async function seedStore(container: MedusaContainer, sandbox: SandboxHandle, appUrl: string): Promise<Store> {
+  await control(sandbox, "POST", "/reset")
+  await control(sandbox, "PATCH", `/merchants/${sandbox.defaultMerchant.merchantId}`, { notifyUrl: `${appUrl}${HOOK_PATH}` })
+  const { result: regions } = await createRegionsWorkflow(container).run({
+    input: { regions: [{ name: "Taiwan", currency_code: "twd", countries: ["tw"], payment_providers: [PROVIDER_ID] }] },
+  })
+  const { result: channels } = await createSalesChannelsWorkflow(container).run({ input: { salesChannelsData: [{ name: "Web" }] } })
+  const { result: keys } = await createApiKeysWorkflow(container).run({
+    input: { api_keys: [{ title: "storefront", type: "publishable", created_by: "test" }] },
+  })
+  await linkSalesChannelsToApiKeyWorkflow(container).run({ input: { id: keys[0].id, add: [channels[0].id] } })
+  return {
+    regionId: regions[0].id,
+    salesChannelId: channels[0].id,
+    publishableKey: keys[0].token,
+    headers: { "x-publishable-api-key": keys[0].token },
+  }
+}
+
+/** A cart of one custom line (no shipping) worth `amount` TWD. */
+export async function createCart(container: MedusaContainer, store: Store, amount: number) {
+  const { result } = await createCartWorkflow(container).run({
+    input: {
+      region_id: store.regionId,
+      sales_channel_id: store.salesChannelId,
+      currency_code: "twd",
+      email: "shopper@example.test",
+      items: [{ title: "Oolong tea", unit_price: amount, quantity: 1, requires_shipping: false }],
+    },
+  })
+  return result
+}
+
+// The test runner's axios instance; typed loosely on purpose.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Api = any
+
+/** Payment collection and a hosted-checkout session for a cart, through the store API. */
+export async function startPayment(api: Api, store: Store, cartId: string, data: Record<string, unknown> = {}) {
+  const { data: collectionRes } = await api.post("/store/payment-collections", { cart_id: cartId }, { headers: store.headers })
+  const collectionId: string = collectionRes.payment_collection.id
+  const { data: sessionRes } = await api.post(
+    `/store/payment-collections/${collectionId}/payment-sessions`,
+    { provider_id: PROVIDER_ID, data },
+    { headers: store.headers }
+  )
+  const session = sessionRes.payment_collection.payment_sessions.find((s: { provider_id: string }) => s.provider_id === PROVIDER_ID)
+  return { collectionId, session: session as { id: string; status: string; data: Record<string, unknown> & { checkoutUrl: string; transactionId: string; transactionHid: string } } }
+}
+
+/** The shopper submits the hosted page (as a browser form would); returns the redirect target. */
+export async function payPage(checkoutUrl: string, fields: Record<string, string>): Promise<string | undefined> {
+  const page = await request(checkoutUrl)
+  await page.body.text()
+  if (page.statusCode !== 200) {
+    throw new Error(`hosted page answered ${page.statusCode}`)
+  }
+  const res = await request(checkoutUrl, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields).toString(),
+  })
+  await res.body.text()
+  return res.headers.location as string | undefined
+}
+
+export const card = (number: string) => ({ method: "card", cardNumber: number, cardExpiry: "12/34", cardCvc: "123" })
+
+export async function completeCart(api: Api, store: Store, cartId: string) {
+  return api.post(`/store/carts/${cartId}/complete`, {}, { headers: store.headers }).catch((error: { response?: unknown }) => {
+    if (error.response) {
+      return error.response
+    }
+    throw error
+  })
+}
+
+export async function waitFor<T>(find: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const found = await find()
+    if (found) {
+      return found
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out waiting for ${what}`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+}
+
+/** The order placed from a cart, with its payments, or undefined. */
+export async function orderOfCart(container: MedusaContainer, cartId: string) {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data: links } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: cartId } })
+  if (!links[0]) {
+    return undefined
+  }
+  const { data: orders } = await query.graph({
+    entity: "order",
+    fields: [
+      "id",
+      "status",
+      "payment_status",
+      "payment_collections.id",
+      "payment_collections.status",
+      "payment_collections.payments.id",
+      "payment_collections.payments.amount",
+      "payment_collections.payments.data",
+      "payment_collections.payments.captured_at",
+      "payment_collections.payments.canceled_at",
+      "payment_collections.payments.captures.id",
+      "payment_collections.payments.refunds.id",
+      "payment_collections.payments.refunds.amount",
+    ],
+    filters: { id: links[0].order_id },
+  })
+  return orders[0]
+}
+
+/** Every payment of a collection (orders or not). */
+export async function paymentsOf(container: MedusaContainer, collectionId: string) {
+  const paymentModule = container.resolve(Modules.PAYMENT)
+  return paymentModule.listPayments({ payment_collection_id: collectionId }, { relations: ["captures", "refunds"] })
+}
+
+/** An admin user and its bearer token, through the real auth routes. */
+export async function adminToken(api: Api, container: MedusaContainer): Promise<{ authorization: string }> {
+  const email = "admin@example.test"
+  const password = "admin-password-1"
+  await api.post("/auth/user/emailpass/register", { email, password })
+  const authModule = container.resolve(Modules.AUTH)
+  const [identity] = await authModule.listAuthIdentities({ provider_identities: { entity_id: email } } as never)
+  await createUserAccountWorkflow(container).run({ input: { authIdentityId: identity.id, userData: { email } } })
+  const { data } = await api.post("/auth/user/emailpass", { email, password })
+  return { authorization: `Bearer ${data.token}` }
+}

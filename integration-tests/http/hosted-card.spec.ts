@@ -1,0 +1,78 @@
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { card, completeCart, createCart, orderOfCart, payPage, REFUSED_CARD, seedStore, startPayment, STOREFRONT, SUCCESS_CARD, useSandbox, waitFor, type Store } from "../helpers/hosted-store"
+
+jest.setTimeout(180_000)
+const env = useSandbox()
+
+medusaIntegrationTestRunner({
+  inApp: true,
+  env: {},
+  testSuite: ({ api, getContainer }) => {
+    let store: Store
+    beforeEach(async () => {
+      store = await seedStore(getContainer(), env.sandbox, api.defaults.baseURL)
+    })
+
+    describe("hosted checkout: card", () => {
+      it("a shopper pays by card, returns to the store, and the order is placed with the payment captured", async () => {
+        const cart = await createCart(getContainer(), store, 1280)
+        const { session } = await startPayment(api, store, cart.id)
+
+        expect(session.status).toBe("requires_more")
+        expect(session.data).toMatchObject({ transactionId: expect.stringMatching(/^[A-Za-z0-9]{27}$/), amount: 1280 })
+        expect(session.data.checkoutUrl).toBe(`${env.sandbox.checkoutHost}/checkout/${session.data.transactionId}`)
+        expect(JSON.stringify(session.data)).not.toContain(env.sandbox.defaultMerchant.token)
+
+        const location = await payPage(session.data.checkoutUrl, card(SUCCESS_CARD))
+        expect(location).toBe(`${STOREFRONT}/checkout/hosted/return`)
+
+        const completed = await completeCart(api, store, cart.id)
+        expect(completed.status).toBe(200)
+        expect(completed.data.type).toBe("order")
+        const order = await orderOfCart(getContainer(), cart.id)
+        const [payment] = order!.payment_collections![0]!.payments!
+        expect(Number(payment!.amount)).toBe(1280)
+        expect(payment!.captured_at).toBeTruthy()
+        expect(payment!.captures).toHaveLength(1)
+        expect(payment!.data).toMatchObject({ status: "charged", paymentMethod: "card", transactionId: session.data.transactionId })
+      })
+
+      it("the notification alone places the order when the shopper never returns", async () => {
+        const cart = await createCart(getContainer(), store, 900)
+        const { session } = await startPayment(api, store, cart.id)
+        await payPage(session.data.checkoutUrl, card(SUCCESS_CARD))
+
+        const order = await waitFor(() => orderOfCart(getContainer(), cart.id), "the order placed by the notification")
+        await waitFor(async () => (await orderOfCart(getContainer(), cart.id))?.payment_collections?.[0]?.payments?.[0]?.captured_at, "the capture")
+        expect(order.payment_collections![0]!.payments).toHaveLength(1)
+
+        // The shopper comes back late: the same order, no second payment.
+        const completed = await completeCart(api, store, cart.id)
+        expect(completed.data.order?.id ?? completed.data.id).toBe(order.id)
+        const after = await orderOfCart(getContainer(), cart.id)
+        expect(after!.payment_collections![0]!.payments).toHaveLength(1)
+        expect(after!.payment_collections![0]!.payments![0]!.captures).toHaveLength(1)
+      })
+
+      it("a declined card leaves the cart payable, and a retry on the same cart succeeds", async () => {
+        const cart = await createCart(getContainer(), store, 500)
+        const first = await startPayment(api, store, cart.id)
+        const failed = await payPage(first.session.data.checkoutUrl, card(REFUSED_CARD))
+        expect(failed).toMatch(/\/checkout\/hosted\/failed\?payment_error=T000\d$/)
+
+        const refused = await completeCart(api, store, cart.id)
+        expect(refused.status).toBeGreaterThanOrEqual(400)
+        expect(await orderOfCart(getContainer(), cart.id)).toBeUndefined()
+
+        const second = await startPayment(api, store, cart.id)
+        expect(second.session.data.transactionId).not.toBe(first.session.data.transactionId)
+        await payPage(second.session.data.checkoutUrl, card(SUCCESS_CARD))
+        const completed = await completeCart(api, store, cart.id)
+        expect(completed.data.type).toBe("order")
+        const order = await orderOfCart(getContainer(), cart.id)
+        expect(order!.payment_collections![0]!.payments).toHaveLength(1)
+        expect(order!.payment_collections![0]!.payments![0]!.data).toMatchObject({ transactionId: second.session.data.transactionId })
+      })
+    })
+  },
+})

@@ -1,0 +1,35 @@
+import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import type { UpdatePaymentDTO } from "@medusajs/framework/types"
+import { MedusaError, Modules } from "@medusajs/framework/utils"
+import { describeIssues } from "../../../../../lib/http/validate"
+import { remitInfoSchema } from "../../../../../providers/hosted-checkout/session-data"
+
+/** Only the last digits are ever shown back. */
+const mask = (account: string) => `${"*".repeat(Math.max(0, account.length - 4))}${account.slice(-4)}`
+
+/**
+ * POST /admin/tw-payments/:payment_id/remittance
+ *
+ * Stores the shopper's bank account on a paid convenience-store or ATM payment
+ * of the hosted-checkout provider, so that the next refund of it can be sent:
+ * the service refunds those payments by remittance (spec 4.10). The account
+ * is dropped from the payment once the refund is made.
+ */
+export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
+  const parsed = remitInfoSchema.safeParse(req.body)
+  if (!parsed.success) {
+    throw new MedusaError(MedusaError.Types.INVALID_DATA, `Invalid remittance details: ${describeIssues(parsed.error.issues)}`)
+  }
+  const paymentModule = req.scope.resolve(Modules.PAYMENT)
+  const payment = await paymentModule.retrievePayment(req.params.payment_id, { select: ["id", "provider_id", "data"] })
+  const data = (payment.data ?? {}) as Record<string, unknown>
+  if (!payment.provider_id.startsWith("pp_hosted-checkout_")) {
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "Remittance details apply to hosted-checkout payments only.")
+  }
+  if (data.paymentMethod !== "cvs" && data.paymentMethod !== "atm") {
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "Only convenience-store and ATM payments are refunded by remittance; refund this payment directly.")
+  }
+  // The payment module's update passes `data` through; its DTO type does not list it.
+  await paymentModule.updatePayment({ id: payment.id, data: { ...data, remitInfo: parsed.data } } as UpdatePaymentDTO)
+  res.json({ payment_id: payment.id, remittance: { ...parsed.data, account: mask(parsed.data.account) } })
+}

@@ -1,0 +1,1 @@
+export { applyPaymentAction } from "./apply-payment-action"
