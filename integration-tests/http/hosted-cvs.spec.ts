@@ -1,0 +1,153 @@
+import { Modules } from "@medusajs/framework/utils"
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import {
+  card,
+  completeCart,
+  control,
+  createCart,
+  orderOfCart,
+  payPage,
+  seedStore,
+  startPayment,
+  STOREFRONT,
+  SUCCESS_CARD,
+  THREE_DS_CARD,
+  useSandbox,
+  waitFor,
+  type Store,
+} from "../helpers/hosted-store"
+
+jest.setTimeout(180_000)
+const env = useSandbox()
+
+medusaIntegrationTestRunner({
+  inApp: true,
+  env: {},
+  testSuite: ({ api, getContainer }) => {
+    let store: Store
+    beforeEach(async () => {
+      store = await seedStore(getContainer(), env.sandbox, api.defaults.baseURL)
+    })
+
+    const sessionOf = async (id: string) => getContainer().resolve(Modules.PAYMENT).retrievePaymentSession(id)
+
+    describe("hosted checkout: convenience store and ATM", () => {
+      it("cvs: the order is placed awaiting payment with the code, then paid and captured by notification", async () => {
+        const cart = await createCart(getContainer(), store, 750)
+        const { session } = await startPayment(api, store, cart.id, { methods: ["cvs"] })
+        const location = await payPage(session.data.checkoutUrl, { method: "cvs", cvsName: "7-ELEVEN" })
+        expect(location).toBe(`/checkout/result/${session.data.transactionId}`)
+
+        // The shopper follows the code page's link back to the store.
+        const completed = await completeCart(api, store, cart.id)
+        expect(completed.data.type).toBe("order")
+        const placed = await orderOfCart(getContainer(), cart.id)
+        expect(placed!.payment_collections![0]!.status).toBe("awaiting")
+        expect(placed!.payment_collections![0]!.payments).toEqual([])
+        const awaiting = await sessionOf(session.id)
+        expect(awaiting.status).toBe("pending_authorization")
+        expect(awaiting.data).toMatchObject({ status: "charging", paymentMethod: "cvs", paymentInfo: { code: expect.any(String), expiredAt: expect.any(String) } })
+
+        await control(env.sandbox, "POST", `/transactions/${session.data.transactionId}/pay`)
+        const paid = await waitFor(async () => {
+          const order = await orderOfCart(getContainer(), cart.id)
+          return order?.payment_collections?.[0]?.payments?.[0]?.captured_at ? order : undefined
+        }, "the capture after the cvs payment")
+        expect(paid.payment_collections![0]!.payments).toHaveLength(1)
+        expect(paid.payment_collections![0]!.payments![0]!.captures).toHaveLength(1)
+        expect(Number(paid.payment_collections![0]!.payments![0]!.amount)).toBe(750)
+      })
+
+      it("cvs: the code expires unpaid and the awaiting order is cancelled (cancelOrderWorkflow)", async () => {
+        const cart = await createCart(getContainer(), store, 600)
+        const { session } = await startPayment(api, store, cart.id, { methods: ["cvs"] })
+        await payPage(session.data.checkoutUrl, { method: "cvs", cvsName: "FamilyMart" })
+        await completeCart(api, store, cart.id)
+        const placed = await orderOfCart(getContainer(), cart.id)
+        expect(placed!.status).toBe("pending")
+
+        await control(env.sandbox, "POST", `/transactions/${session.data.transactionId}/expire`)
+        const cancelled = await waitFor(async () => {
+          const order = await orderOfCart(getContainer(), cart.id)
+          return order?.status === "canceled" ? order : undefined
+        }, "the order cancelled after expiry")
+        expect(cancelled.payment_collections![0]!.payments).toEqual([])
+      })
+
+      it("cvs: the order is placed by the `charging` notification even when the shopper never returns", async () => {
+        const cart = await createCart(getContainer(), store, 820)
+        const { session } = await startPayment(api, store, cart.id, { methods: ["cvs"] })
+        await payPage(session.data.checkoutUrl, { method: "cvs", cvsName: "7-ELEVEN" })
+
+        const order = await waitFor(() => orderOfCart(getContainer(), cart.id), "the order placed from the code notification")
+        expect(order.payment_collections![0]!.status).toBe("awaiting")
+      })
+
+      it("atm: a virtual account is issued and the order awaits the transfer", async () => {
+        const cart = await createCart(getContainer(), store, 1999)
+        const { session } = await startPayment(api, store, cart.id, { methods: ["atm"] })
+        await payPage(session.data.checkoutUrl, { method: "atm" })
+        const completed = await completeCart(api, store, cart.id)
+        expect(completed.data.type).toBe("order")
+        const awaiting = await sessionOf(session.id)
+        expect(awaiting.data).toMatchObject({ paymentMethod: "atm", paymentInfo: { account: expect.any(String), expiredAt: expect.any(String) } })
+      })
+    })
+
+    describe("the status mapping, row by row, through cart completion", () => {
+      it("initiated -> requires_more: completing before paying is refused and changes nothing", async () => {
+        const cart = await createCart(getContainer(), store, 300)
+        const { session } = await startPayment(api, store, cart.id)
+        const refused = await completeCart(api, store, cart.id)
+        expect(refused.status).toBe(400)
+        expect((await sessionOf(session.id)).status).toBe("requires_more")
+        expect(await orderOfCart(getContainer(), cart.id)).toBeUndefined()
+      })
+
+      it("failed (3-D Secure abandoned) -> error: no order, the cart stays payable", async () => {
+        const cart = await createCart(getContainer(), store, 300)
+        const { session } = await startPayment(api, store, cart.id)
+        const challenge = await payPage(session.data.checkoutUrl, card(THREE_DS_CARD))
+        expect(challenge).toBe(`/checkout/3ds/${session.data.transactionId}`)
+        await control(env.sandbox, "POST", "/clock/advance", { seconds: 11 * 60 })
+        const tx = await control(env.sandbox, "GET", `/transactions/${session.data.transactionId}`)
+        expect(tx.status).toBe("failed")
+
+        const refused = await completeCart(api, store, cart.id)
+        expect(refused.status).toBe(400)
+        expect((await sessionOf(session.id)).status).toBe("error")
+        const retry = await startPayment(api, store, cart.id)
+        expect(retry.session.status).toBe("requires_more")
+      })
+
+      it("claimed -> captured", async () => {
+        const cart = await createCart(getContainer(), store, 450)
+        const { session } = await startPayment(api, store, cart.id)
+        expect(await payPage(session.data.checkoutUrl, card(SUCCESS_CARD))).toBe(`${STOREFRONT}/checkout/hosted/return`)
+        await control(env.sandbox, "POST", `/transactions/${session.data.transactionId}/claim`)
+        const completed = await completeCart(api, store, cart.id)
+        expect(completed.data.type).toBe("order")
+        const order = await orderOfCart(getContainer(), cart.id)
+        expect(order!.payment_collections![0]!.payments![0]!.captured_at).toBeTruthy()
+        expect(order!.payment_collections![0]!.payments![0]!.data).toMatchObject({ status: "claimed" })
+      })
+
+      it("cancelled (unpaid cvs code cancelled) -> canceled: never authorizes", async () => {
+        const cart = await createCart(getContainer(), store, 500)
+        const { session } = await startPayment(api, store, cart.id, { methods: ["cvs"] })
+        await payPage(session.data.checkoutUrl, { method: "cvs", cvsName: "7-ELEVEN" })
+        // The merchant cancels the code at the service (a refund of an unpaid code, spec 4.10).
+        const tx = await control(env.sandbox, "GET", `/transactions/${session.data.transactionId}`)
+        const res = await fetch(`${env.sandbox.hostedBaseUrl}/refunds/${tx.transactionHid}`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${env.sandbox.defaultMerchant.token}`, "content-type": "application/json" },
+          body: JSON.stringify({ merchantId: env.sandbox.defaultMerchant.merchantId }),
+        })
+        expect((await res.json()).data.status).toBe("cancelled")
+        const refused = await completeCart(api, store, cart.id)
+        expect(refused.status).toBe(400)
+        expect((await sessionOf(session.id)).status).toBe("canceled")
+      })
+    })
+  },
+})

@@ -1,0 +1,37 @@
+import { parseStorefrontData, readSessionData, remitInfoSchema } from "../session-data"
+
+describe("storefront session data", () => {
+  it("accepts the whitelisted shape", () => {
+    expect(parseStorefrontData({ session_id: "payses_1", methods: ["cvs"], return_path: "/thanks" })).toEqual({
+      session_id: "payses_1",
+      methods: ["cvs"],
+      return_path: "/thanks",
+    })
+  })
+
+  it.each([
+    [{ session_id: "payses_1", amount: 1 }, "amount"],
+    [{ session_id: "payses_1", transactionId: "x" }, "transactionId"],
+    [{ session_id: "payses_1", methods: ["bitcoin"] }, "methods"],
+    [{ session_id: "payses_1", return_path: "https://evil.test/" }, "return_path"],
+    [{ session_id: "payses_1", return_path: "//evil.test/" }, "return_path"],
+    [{ session_id: "payses_1", return_path: "/ok?x=1" }, "return_path"],
+    [{ session_id: "payses_1", invoice: { invoiceType: "company", buyerIdentifier: "12345678" } }, "invoice"],
+    [{}, "session_id"],
+  ])("refuses anything else with a clear error (%#)", (data, field) => {
+    expect(() => parseStorefrontData(data)).toThrow(field)
+  })
+
+  it("reads the provider's own fields back and refuses data without a transaction", () => {
+    expect(readSessionData({ session_id: "payses_1", transactionId: "a", transactionHid: "P1", amount: 10 }).amount).toBe(10)
+    expect(() => readSessionData({ session_id: "payses_1" })).toThrow(/no hosted-checkout transaction/)
+  })
+
+  it("requires all six remittance fields and an 8-14 character account", () => {
+    const remit = { bankCode: "004", bankName: "Bank", branchCode: "0037", branchName: "Xinyi", account: "12345678", accountName: "Lin" }
+    expect(remitInfoSchema.safeParse(remit).success).toBe(true)
+    expect(remitInfoSchema.safeParse({ ...remit, account: "1234567" }).success).toBe(false)
+    expect(remitInfoSchema.safeParse({ ...remit, account: "123456789012345" }).success).toBe(false)
+    expect(remitInfoSchema.safeParse({ ...remit, bankName: undefined }).success).toBe(false)
+  })
+})
