@@ -1,0 +1,195 @@
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import type { Browser, BrowserContext, Page } from "playwright-core"
+import { launchChromium } from "../../scripts/chromium"
+import seedDemo from "../../scripts/demo/seed"
+import { freePort } from "../../scripts/postgres"
+import { startStorefront, type StorefrontHandle } from "../../storefront/server"
+import { control, HOOK_PATH, REFUSED_CARD, SUCCESS_CARD, useSandbox, waitFor } from "../helpers/hosted-store"
+import { screenshots } from "./screenshots"
+import { checkoutToPayment, confirmationPage, fillCart, pageReady, payOnHostedPage, submitCard } from "./shopper"
+
+jest.setTimeout(240_000)
+const env = useSandbox()
+
+/** The storefront's port is chosen before the app boots: the provider reads STOREFRONT_URL at start. */
+const storefront: { port: number; url: string } = { port: 0, url: "" }
+beforeAll(async () => {
+  storefront.port = await freePort()
+  storefront.url = `http://127.0.0.1:${storefront.port}`
+  process.env.STOREFRONT_URL = storefront.url
+})
+
+interface OrderPayment {
+  amount: unknown
+  captured_at: unknown
+  data: Record<string, unknown> | null
+}
+
+/** The order's payments as the backend has them (not as the page says). */
+async function paymentsOfOrder(container: MedusaContainer, orderId: string): Promise<OrderPayment[]> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({
+    entity: "order",
+    fields: ["id", "payment_collections.payments.amount", "payment_collections.payments.captured_at", "payment_collections.payments.data"],
+    filters: { id: orderId },
+  })
+  const collections = (data[0]?.payment_collections ?? []) as Array<{ payments?: OrderPayment[] } | null>
+  return collections.flatMap((collection) => collection?.payments ?? [])
+}
+
+/**
+ * Medusa acts on a notification 5 s after it arrives. Each test ends once the
+ * sandbox has delivered everything and Medusa has had time to act, so no late
+ * notification runs into the next test's freshly restored database.
+ */
+async function settleNotifications() {
+  await waitFor(async () => {
+    const { notifications } = await control(env.sandbox, "GET", "/notifications")
+    return (notifications as { state: string }[]).every((n) => n.state !== "pending" && n.state !== "held")
+  }, "the sandbox to deliver its notifications")
+  await new Promise((resolve) => setTimeout(resolve, 6_000))
+}
+
+medusaIntegrationTestRunner({
+  inApp: true,
+  env: {},
+  testSuite: ({ api, getContainer }) => {
+    let site: StorefrontHandle
+    let browser: Browser
+    let context: BrowserContext
+    let page: Page
+    const pageErrors: string[] = []
+
+    beforeAll(async () => {
+      // Seeded once: the runner snapshots the database after this and restores it before every test.
+      await seedDemo({ container: getContainer(), args: [] })
+      const [key] = await getContainer().resolve(Modules.API_KEY).listApiKeys({ type: "publishable" })
+      await control(env.sandbox, "PATCH", `/merchants/${env.sandbox.defaultMerchant.merchantId}`, { notifyUrl: `${api.defaults.baseURL}${HOOK_PATH}` })
+      site = await startStorefront({ port: storefront.port, host: "127.0.0.1", backendUrl: api.defaults.baseURL, publishableKey: key.token })
+      expect(site.url).toBe(storefront.url)
+      browser = await launchChromium()
+    })
+
+    afterAll(async () => {
+      await browser?.close()
+      await site?.close()
+    })
+
+    beforeEach(async () => {
+      // A fresh context per scenario: a new shopper with an empty cart (localStorage).
+      context = await browser.newContext({ viewport: { width: 1100, height: 900 } })
+      page = await context.newPage()
+      pageErrors.length = 0
+      page.on("pageerror", (error) => pageErrors.push(error.message))
+    })
+
+    afterEach(async () => {
+      await context?.close()
+      await settleNotifications()
+    })
+
+    it("card: a shopper browses, pays on the hosted page, and the confirmation shows the order paid", async () => {
+      const shot = await screenshots(page, "card-success")
+      await fillCart(page, shot, site.url, "Oolong Tea, 150 g", 2)
+      await expect(page.textContent('[data-testid="total-subtotal"]')).resolves.toBe("NT$1,360")
+
+      await checkoutToPayment(page, shot)
+      await expect(page.textContent('#summary-totals [data-testid="total-total"]')).resolves.toBe("NT$1,460")
+      await payOnHostedPage(page, shot, env.sandbox.checkoutHost, "card")
+      await expect(page.textContent("#amount")).resolves.toContain("TWD 1460")
+      await submitCard(page, shot, SUCCESS_CARD)
+
+      const orderId = await confirmationPage(page)
+      await shot("confirmation")
+      await expect(page.getAttribute('[data-testid="payment-state"]', "data-state")).resolves.toBe("paid")
+      await expect(page.textContent('[data-testid="payment-state"]')).resolves.toBe("Paid")
+      await expect(page.textContent("#payment-method")).resolves.toContain("Credit card")
+      await expect(page.textContent('#order-totals [data-testid="total-total"]')).resolves.toBe("NT$1,460")
+      await expect(page.textContent("#cart-count")).resolves.toBe("0")
+
+      const [payment] = await paymentsOfOrder(getContainer(), orderId)
+      expect(Number(payment?.amount)).toBe(1460)
+      expect(payment?.captured_at).toBeTruthy()
+      expect(pageErrors).toEqual([])
+    })
+
+    it("declined card: the failure page explains it, and paying again on the same cart succeeds", async () => {
+      const shot = await screenshots(page, "decline-then-retry")
+      await fillCart(page, shot, site.url, "Pineapple Cakes, box of 10", 1)
+      const cartId = await page.evaluate(() => localStorage.getItem("medusa_payment_tw_demo_cart_id"))
+      await checkoutToPayment(page, shot)
+      const first = await payOnHostedPage(page, shot, env.sandbox.checkoutHost, "card")
+      await submitCard(page, shot, REFUSED_CARD)
+
+      await page.waitForURL(/\/checkout\/hosted\/failed\?payment_error=T0003$/)
+      await pageReady(page)
+      await shot("failed")
+      await expect(page.textContent('[data-testid="payment-error-message"]')).resolves.toMatch(/card issuer declined the payment/)
+
+      await page.click("#retry-payment")
+      await page.waitForURL(/\/checkout$/)
+      await pageReady(page)
+      // Address and delivery are kept: the checkout opens at the payment step.
+      await expect(page.isVisible("#step-payment")).resolves.toBe(true)
+      await expect(page.inputValue("#email")).resolves.toBe("mei.lin@example.test")
+      await expect(page.evaluate(() => localStorage.getItem("medusa_payment_tw_demo_cart_id"))).resolves.toBe(cartId)
+      await shot("retry-checkout")
+
+      const second = await payOnHostedPage(page, shot, env.sandbox.checkoutHost, "card")
+      expect(second).not.toBe(first)
+      await submitCard(page, shot, SUCCESS_CARD)
+
+      const orderId = await confirmationPage(page)
+      await shot("confirmation")
+      await expect(page.getAttribute('[data-testid="payment-state"]', "data-state")).resolves.toBe("paid")
+      const payments = await paymentsOfOrder(getContainer(), orderId)
+      expect(payments).toHaveLength(1)
+      expect(payments[0]?.data).toMatchObject({ transactionId: second, status: "charged" })
+      expect(pageErrors).toEqual([])
+    })
+
+    it("convenience store: the confirmation shows the code and deadline, then paid once the code is paid", async () => {
+      const shot = await screenshots(page, "cvs")
+      await fillCart(page, shot, site.url, "Bubble Tea Kit", 1)
+      await checkoutToPayment(page, shot)
+      const transactionId = await payOnHostedPage(page, shot, env.sandbox.checkoutHost, "cvs")
+
+      await page.check("#method-cvs")
+      await page.selectOption("#cvsName", "FamilyMart")
+      await shot("hosted-cvs")
+      await page.click("#submit")
+      await page.waitForSelector("#payment-code")
+      const code = (await page.textContent("#payment-code"))!
+      const deadline = (await page.textContent("#expired-at"))!
+      await shot("code-issued")
+
+      await page.click("#continue")
+      const orderId = await confirmationPage(page)
+      await shot("confirmation-awaiting")
+      await expect(page.getAttribute('[data-testid="payment-state"]', "data-state")).resolves.toBe("awaiting")
+      await expect(page.textContent('[data-testid="payment-state"]')).resolves.toBe("Awaiting payment")
+      await expect(page.textContent('[data-testid="cvs-name"]')).resolves.toBe("FamilyMart")
+      await expect(page.textContent('[data-testid="payment-code"]')).resolves.toBe(code)
+      await expect(page.getAttribute('[data-testid="pay-before"] time', "datetime")).resolves.toBe(deadline)
+      await expect(page.textContent('[data-testid="pay-before"]')).resolves.toMatch(/Taipei time/)
+      expect(await paymentsOfOrder(getContainer(), orderId)).toHaveLength(0)
+
+      // The shopper pays at the counter; the sandbox notifies the store, which captures after its 5 s delay.
+      await control(env.sandbox, "POST", `/transactions/${transactionId}/pay`)
+      await waitFor(
+        async () => (await paymentsOfOrder(getContainer(), orderId)).some((payment) => payment.captured_at),
+        "the notification to capture the payment",
+        60_000
+      )
+      await page.click("#reload-order")
+      await page.waitForLoadState("load")
+      await pageReady(page)
+      await expect(page.getAttribute('[data-testid="payment-state"]', "data-state")).resolves.toBe("paid")
+      await expect(page.isVisible('[data-testid="payment-instructions"]')).resolves.toBe(false)
+      await shot("confirmation-paid")
+      expect(pageErrors).toEqual([])
+    })
+  },
+})

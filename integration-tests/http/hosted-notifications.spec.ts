@@ -1,0 +1,223 @@
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { HostedCheckoutClient } from "../../src/lib/hosted"
+import reconcileHostedCheckout from "../../src/jobs/reconcile-hosted-checkout"
+import {
+  card,
+  control,
+  createCart,
+  HOOK_PATH,
+  orderOfCart,
+  payPage,
+  paymentsOf,
+  seedStore,
+  startPayment,
+  SUCCESS_CARD,
+  useSandbox,
+  waitFor,
+  type Store,
+} from "../helpers/hosted-store"
+
+jest.setTimeout(180_000)
+const env = useSandbox()
+/** Core processes a webhook event 5 s after it arrives; give it time before asserting "nothing happened". */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 8_000))
+
+medusaIntegrationTestRunner({
+  inApp: true,
+  env: {},
+  testSuite: ({ api, getContainer }) => {
+    let store: Store
+    beforeEach(async () => {
+      store = await seedStore(getContainer(), env.sandbox, api.defaults.baseURL)
+    })
+
+    const notificationsOf = async (transactionId: string) =>
+      (await control(env.sandbox, "GET", "/notifications")).notifications.filter(
+        (n: { body: { id?: string } }) => n.body.id === transactionId
+      )
+
+    async function paidWithoutReturn(amount: number) {
+      const cart = await createCart(getContainer(), store, amount)
+      const started = await startPayment(api, store, cart.id)
+      await payPage(started.session.data.checkoutUrl, card(SUCCESS_CARD))
+      return { cart, ...started }
+    }
+
+    async function expectExactlyOneOrderAndCapture(cartId: string, collectionId: string) {
+      const order = await waitFor(async () => {
+        const o = await orderOfCart(getContainer(), cartId)
+        return o?.payment_collections?.[0]?.payments?.[0]?.captured_at ? o : undefined
+      }, "the order and its capture")
+      await settle()
+      const payments = await paymentsOf(getContainer(), collectionId)
+      expect(payments).toHaveLength(1)
+      expect(payments[0].captures).toHaveLength(1)
+      return order
+    }
+
+    describe("notification faults: exactly one order and one capture", () => {
+      it("duplicated notifications", async () => {
+        await control(env.sandbox, "POST", "/faults", { kind: "duplicate", purpose: "charge", count: 5 })
+        const { cart, collectionId, session } = await paidWithoutReturn(1100)
+        await expectExactlyOneOrderAndCapture(cart.id, collectionId)
+        expect((await notificationsOf(session.data.transactionId)).length).toBeGreaterThanOrEqual(2)
+      })
+
+      it("reordered notifications (cvs: `charged` delivered before `charging`)", async () => {
+        await control(env.sandbox, "POST", "/faults", { kind: "reorder", purpose: "charge", count: 1 })
+        const cart = await createCart(getContainer(), store, 640)
+        const { collectionId, session } = await startPayment(api, store, cart.id, { methods: ["cvs"] })
+        await payPage(session.data.checkoutUrl, { method: "cvs", cvsName: "7-ELEVEN" })
+        await control(env.sandbox, "POST", `/transactions/${session.data.transactionId}/pay`)
+        await expectExactlyOneOrderAndCapture(cart.id, collectionId)
+      })
+
+      it("a dropped notification is recovered by the reconciliation job, through the same workflow", async () => {
+        await control(env.sandbox, "POST", "/faults", { kind: "drop", purpose: "charge", count: 10 })
+        const { cart, collectionId } = await paidWithoutReturn(980)
+        await settle()
+        expect(await orderOfCart(getContainer(), cart.id)).toBeUndefined()
+
+        await reconcileHostedCheckout(getContainer())
+        await expectExactlyOneOrderAndCapture(cart.id, collectionId)
+
+        // Running it again (or a late notification) changes nothing.
+        await reconcileHostedCheckout(getContainer())
+        expect(await paymentsOf(getContainer(), collectionId)).toHaveLength(1)
+      })
+
+      it("reconciliation also recovers a dropped cvs expiry and cancels the awaiting order", async () => {
+        const cart = await createCart(getContainer(), store, 560)
+        const { session } = await startPayment(api, store, cart.id, { methods: ["cvs"] })
+        await payPage(session.data.checkoutUrl, { method: "cvs", cvsName: "7-ELEVEN" })
+        await waitFor(() => orderOfCart(getContainer(), cart.id), "the awaiting order")
+        await control(env.sandbox, "POST", "/faults", { kind: "drop", purpose: "charge", count: 10 })
+        await control(env.sandbox, "POST", `/transactions/${session.data.transactionId}/expire`)
+        await settle()
+        expect((await orderOfCart(getContainer(), cart.id))!.status).not.toBe("canceled")
+
+        await reconcileHostedCheckout(getContainer())
+        const order = await orderOfCart(getContainer(), cart.id)
+        expect(order!.status).toBe("canceled")
+      })
+    })
+
+    describe("forged notifications change nothing", () => {
+      it("an unknown transaction id", async () => {
+        const cart = await createCart(getContainer(), store, 700)
+        const { collectionId, session } = await startPayment(api, store, cart.id)
+        const forged = {
+          purpose: "charge",
+          id: "ZZZZZZZZZZZZZZZZZZZZZZZZZZZ",
+          transactionId: "ZZZZZZZZZZZZZZZZZZZZZZZZZZZ",
+          transactionHid: "P20261121ZZZZZZZZ",
+          merchantId: env.sandbox.defaultMerchant.merchantId,
+          status: "charged",
+          success: true,
+          amount: 700,
+          customId: session.id,
+        }
+        expect((await api.post(HOOK_PATH, forged)).status).toBe(200)
+        await settle()
+        expect(await orderOfCart(getContainer(), cart.id)).toBeUndefined()
+        expect(await paymentsOf(getContainer(), collectionId)).toHaveLength(0)
+      })
+
+      it("a notification that claims `charged` for an unpaid transaction of ours", async () => {
+        const cart = await createCart(getContainer(), store, 700)
+        const { collectionId, session } = await startPayment(api, store, cart.id)
+        const forged = {
+          purpose: "charge",
+          id: session.data.transactionId,
+          transactionId: session.data.transactionId,
+          transactionHid: session.data.transactionHid,
+          merchantId: env.sandbox.defaultMerchant.merchantId,
+          status: "charged",
+          success: true,
+          amount: 700,
+          customId: session.id,
+        }
+        await api.post(HOOK_PATH, forged)
+        await settle()
+        expect(await orderOfCart(getContainer(), cart.id)).toBeUndefined()
+        expect(await paymentsOf(getContainer(), collectionId)).toHaveLength(0)
+      })
+
+      it("a paid transaction of another merchant naming our session", async () => {
+        await control(env.sandbox, "POST", "/merchants", { merchantId: "other-shop", token: "other-shop-token-0000000001" })
+        const cart = await createCart(getContainer(), store, 700)
+        const { collectionId, session } = await startPayment(api, store, cart.id)
+        const other = new HostedCheckoutClient({
+          apiToken: "other-shop-token-0000000001",
+          merchantId: "other-shop",
+          baseUrl: env.sandbox.hostedBaseUrl,
+          checkoutHost: env.sandbox.checkoutHost,
+        })
+        const created = await other.checkouts.create({
+          amount: 700,
+          orderId: session.id,
+          customId: session.id,
+          successUrl: null,
+          failureUrl: null,
+          productDetails: [{ productionCode: "X", description: "x", quantity: 1, unit: "x", unitPrice: 700 }],
+        })
+        await other.close()
+        await payPage(created.page.url, card(SUCCESS_CARD))
+        const tx = await control(env.sandbox, "GET", `/transactions/${created.id}`)
+        await api.post(HOOK_PATH, { purpose: "charge", id: created.id, transactionId: created.id, transactionHid: tx.transactionHid, merchantId: "other-shop", status: "charged", success: true, customId: session.id })
+        await settle()
+        expect(await orderOfCart(getContainer(), cart.id)).toBeUndefined()
+        expect(await paymentsOf(getContainer(), collectionId)).toHaveLength(0)
+      })
+
+      it("a paid transaction of ours with another amount for the session is not accepted (and is refunded)", async () => {
+        const cart = await createCart(getContainer(), store, 700)
+        const { collectionId, session } = await startPayment(api, store, cart.id)
+        const client = new HostedCheckoutClient({
+          apiToken: env.sandbox.defaultMerchant.token,
+          merchantId: env.sandbox.defaultMerchant.merchantId,
+          baseUrl: env.sandbox.hostedBaseUrl,
+          checkoutHost: env.sandbox.checkoutHost,
+        })
+        // 350 TWD: enough collected for the service to accept the refund (it refuses below 200).
+        const cheaper = await client.checkouts.create({
+          amount: 350,
+          orderId: session.id,
+          customId: session.id,
+          successUrl: null,
+          failureUrl: null,
+          productDetails: [{ productionCode: "X", description: "x", quantity: 1, unit: "x", unitPrice: 350 }],
+        })
+        await payPage(cheaper.page.url, card(SUCCESS_CARD))
+        await settle()
+        expect(await orderOfCart(getContainer(), cart.id)).toBeUndefined()
+        expect(await paymentsOf(getContainer(), collectionId)).toHaveLength(0)
+        const after = await client.transactions.retrieve(cheaper.id)
+        await client.close()
+        expect(after.status).toBe("refunded")
+      })
+    })
+
+    describe("replaced sessions", () => {
+      it("a late payment of a replaced session's page is refunded automatically, the new session pays once", async () => {
+        const cart = await createCart(getContainer(), store, 1500)
+        const old = await startPayment(api, store, cart.id)
+        const replacement = await startPayment(api, store, cart.id)
+        expect(replacement.session.id).not.toBe(old.session.id)
+
+        // The shopper pays the old page (still open in another tab).
+        await payPage(old.session.data.checkoutUrl, card(SUCCESS_CARD))
+        const oldTx = await waitFor(async () => {
+          const tx = await control(env.sandbox, "GET", `/transactions/${old.session.data.transactionId}`)
+          return tx.status === "refunded" ? tx : undefined
+        }, "the automatic refund of the replaced session's payment")
+        expect(oldTx.refundAmount).toBe(1500)
+        expect(await orderOfCart(getContainer(), cart.id)).toBeUndefined()
+
+        // Then pays the current page: exactly one order and one payment.
+        await payPage(replacement.session.data.checkoutUrl, card(SUCCESS_CARD))
+        await expectExactlyOneOrderAndCapture(cart.id, replacement.collectionId)
+      })
+    })
+  },
+})
