@@ -183,8 +183,9 @@ medusaIntegrationTestRunner({
         "the notification to capture the payment",
         60_000
       )
+      const reloaded = page.waitForEvent("load")
       await page.click("#reload-order")
-      await page.waitForLoadState("load")
+      await reloaded
       await pageReady(page)
       await expect(page.getAttribute('[data-testid="payment-state"]', "data-state")).resolves.toBe("paid")
       await expect(page.isVisible('[data-testid="payment-instructions"]')).resolves.toBe(false)

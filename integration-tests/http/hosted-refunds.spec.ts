@@ -1,0 +1,166 @@
+import { Modules } from "@medusajs/framework/utils"
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import {
+  adminToken,
+  card,
+  completeCart,
+  control,
+  createCart,
+  orderOfCart,
+  paymentsOf,
+  payPage,
+  REFUND_REJECTED_CARD,
+  seedStore,
+  startPayment,
+  SUCCESS_CARD,
+  useSandbox,
+  waitFor,
+  type Store,
+} from "../helpers/hosted-store"
+
+jest.setTimeout(180_000)
+const env = useSandbox()
+
+const REMITTANCE = { bankCode: "004", bankName: "Bank of Taiwan", branchCode: "0037", branchName: "Xinyi", account: "123456789012", accountName: "Lin Mei" }
+
+medusaIntegrationTestRunner({
+  inApp: true,
+  env: {},
+  testSuite: ({ api, getContainer }) => {
+    let store: Store
+    let admin: { authorization: string }
+    beforeEach(async () => {
+      store = await seedStore(getContainer(), env.sandbox, api.defaults.baseURL)
+      admin = await adminToken(api, getContainer())
+    })
+
+    /** A placed order paid by card (or cvs, paid at the store), and its payment. */
+    async function paidOrder(amount: number, how: "card" | "cvs" = "card", cardNumber = SUCCESS_CARD) {
+      const cart = await createCart(getContainer(), store, amount)
+      const { session } = await startPayment(api, store, cart.id, how === "cvs" ? { methods: ["cvs"] } : {})
+      if (how === "cvs") {
+        await payPage(session.data.checkoutUrl, { method: "cvs", cvsName: "7-ELEVEN" })
+        await completeCart(api, store, cart.id)
+        await control(env.sandbox, "POST", `/transactions/${session.data.transactionId}/pay`)
+      } else {
+        await payPage(session.data.checkoutUrl, card(cardNumber))
+        await completeCart(api, store, cart.id)
+      }
+      const order = await waitFor(async () => {
+        const o = await orderOfCart(getContainer(), cart.id)
+        return o?.payment_collections?.[0]?.payments?.[0]?.captured_at ? o : undefined
+      }, "a captured order")
+      const payment = order.payment_collections![0]!.payments![0]!
+      return { collectionId: order.payment_collections![0]!.id, payment, transactionId: session.data.transactionId }
+    }
+
+    const refund = (paymentId: string, amount: number) =>
+      api.post(`/admin/payments/${paymentId}/refund`, { amount }, { headers: admin }).catch((e: { response: unknown }) => e.response)
+    const paymentData = async (id: string) =>
+      (await getContainer().resolve(Modules.PAYMENT).retrievePayment(id, { select: ["data"] })).data as Record<string, unknown>
+    const transaction = (id: string) => control(env.sandbox, "GET", `/transactions/${id}`)
+
+    describe("hosted checkout refunds (spec 4.10)", () => {
+      it("card: a full refund completes at once", async () => {
+        const { payment, transactionId } = await paidOrder(1200)
+        const res = await refund(payment.id, 1200)
+        expect(res.status).toBe(200)
+        expect(await transaction(transactionId)).toMatchObject({ status: "refunded", refundAmount: 1200 })
+        expect(await paymentData(payment.id)).toMatchObject({ status: "refunded", refundAmount: 1200, refund: { amount: 1200, status: "refunded" } })
+      })
+
+      it("card: a partial refund uses up the only refund; a second one is refused with the reason", async () => {
+        const { payment, transactionId } = await paidOrder(1500)
+        expect((await refund(payment.id, 500)).status).toBe(200)
+        expect(await transaction(transactionId)).toMatchObject({ status: "refunded", refundAmount: 500 })
+
+        const second = await refund(payment.id, 300)
+        expect(second.status).toBeGreaterThanOrEqual(400)
+        expect(second.data.message).toMatch(/one refund per transaction/)
+        expect(second.data.message).toMatch(/500 TWD/)
+        expect((await transaction(transactionId)).refundAmount).toBe(500)
+      })
+
+      it("cvs: needs the shopper's bank account, supplied through the admin route, then ends in refunding and refunded", async () => {
+        const { payment, transactionId } = await paidOrder(900, "cvs")
+        const missing = await refund(payment.id, 900)
+        expect(missing.status).toBeGreaterThanOrEqual(400)
+        expect(missing.data.message).toContain(`/admin/tw-payments/{payment_id}/remittance`)
+        expect((await transaction(transactionId)).status).toBe("charged")
+
+        const bad = await api
+          .post(`/admin/tw-payments/${payment.id}/remittance`, { ...REMITTANCE, account: "123" }, { headers: admin })
+          .catch((e: { response: unknown }) => e.response)
+        expect(bad.status).toBe(400)
+        expect(bad.data.message).toMatch(/account/)
+
+        const stored = await api.post(`/admin/tw-payments/${payment.id}/remittance`, REMITTANCE, { headers: admin })
+        expect(stored.data.remittance.account).toBe("********9012")
+
+        const res = await refund(payment.id, 900)
+        expect(res.status).toBe(200)
+        const data = await paymentData(payment.id)
+        expect(data).toMatchObject({ status: "refunding", refund: { amount: 900, status: "refunding" } })
+        expect(data.remitInfo).toBeUndefined()
+        expect(JSON.stringify(data)).not.toContain(REMITTANCE.account)
+
+        await control(env.sandbox, "POST", "/clock/advance", { seconds: 8 * 86_400 })
+        expect(await transaction(transactionId)).toMatchObject({ status: "refunded", refundAmount: 900 })
+      })
+
+      it("the remittance route refuses card payments and unauthenticated callers", async () => {
+        const { payment } = await paidOrder(300)
+        const card = await api.post(`/admin/tw-payments/${payment.id}/remittance`, REMITTANCE, { headers: admin }).catch((e: { response: unknown }) => e.response)
+        expect(card.status).toBe(400)
+        const anonymous = await api.post(`/admin/tw-payments/${payment.id}/remittance`, REMITTANCE).catch((e: { response: unknown }) => e.response)
+        expect(anonymous.status).toBe(401)
+      })
+
+      it("F0001 `Current charged amount too low` becomes a clear error and nothing is refunded", async () => {
+        const { payment, transactionId } = await paidOrder(150)
+        const res = await refund(payment.id, 150)
+        expect(res.status).toBeGreaterThanOrEqual(400)
+        expect(res.data.message).toMatch(/below 200 TWD/)
+        expect((await transaction(transactionId)).status).toBe("charged")
+      })
+
+      it("R0001 (acquirer rejected) becomes a clear error after a re-read", async () => {
+        const { payment, transactionId } = await paidOrder(800, "card", REFUND_REJECTED_CARD)
+        const res = await refund(payment.id, 800)
+        expect(res.status).toBeGreaterThanOrEqual(400)
+        expect(res.data.message).toMatch(/acquirer rejected/)
+        expect((await transaction(transactionId)).status).toBe("charged")
+      })
+
+      it("a 5xx after the refund happened: the re-read finds it and the refund is recorded once", async () => {
+        const { collectionId, payment, transactionId } = await paidOrder(700)
+        await control(env.sandbox, "POST", "/faults", { kind: "http500", endpoint: "POST /refunds/{transactionHid}", applied: true, count: 1 })
+        const res = await refund(payment.id, 700)
+        expect(res.status).toBe(200)
+        expect(await transaction(transactionId)).toMatchObject({ status: "refunded", refundAmount: 700 })
+        const [recorded] = await paymentsOf(getContainer(), collectionId)
+        expect(recorded.refunds).toHaveLength(1)
+      })
+
+      it("a 5xx before anything happened: a clear error, nothing resent, nothing recorded", async () => {
+        const { payment, transactionId } = await paidOrder(700)
+        await control(env.sandbox, "POST", "/faults", { kind: "http500", endpoint: "POST /refunds/{transactionHid}", applied: false, count: 1 })
+        const res = await refund(payment.id, 700)
+        expect(res.status).toBeGreaterThanOrEqual(400)
+        expect(res.data.message).toMatch(/Nothing was resent/)
+        expect((await transaction(transactionId)).status).toBe("charged")
+        // The fault is used up: a deliberate second try by the admin goes through.
+        expect((await refund(payment.id, 700)).status).toBe(200)
+        expect((await transaction(transactionId)).refundAmount).toBe(700)
+      })
+
+      it("a time-out: the re-read decides", async () => {
+        const { payment, transactionId } = await paidOrder(650)
+        await control(env.sandbox, "POST", "/faults", { kind: "timeout", endpoint: "POST /refunds/{transactionHid}", holdMs: 35_000, then: "drop", applied: true, count: 1 })
+        const res = await refund(payment.id, 650)
+        expect(res.status).toBe(200)
+        expect(await transaction(transactionId)).toMatchObject({ status: "refunded", refundAmount: 650 })
+      })
+    })
+  },
+})
