@@ -82,6 +82,11 @@ export function addHostedControlRoutes(router: ControlRouter, ctx: HostedContext
 function internalView(tx: HostedTransaction) {
   return {
     ...transactionView(tx),
+    // What the merchant sent that the API's own view does not show (for tests and debugging).
+    userName: tx.userName,
+    userEmail: tx.userEmail,
+    invoiceInfo: tx.invoiceInfo,
+    invoiced: tx.invoiced,
     origin: tx.origin,
     action: tx.action,
     failureCode: tx.failureCode,

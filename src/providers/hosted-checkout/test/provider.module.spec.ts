@@ -1,0 +1,114 @@
+import path from "node:path"
+import type { IPaymentModuleService } from "@medusajs/framework/types"
+import { Modules } from "@medusajs/framework/utils"
+import { moduleIntegrationTestRunner } from "@medusajs/test-utils"
+import * as PaymentModels from "@medusajs/payment/dist/models"
+import { card, control, payPage, SUCCESS_CARD } from "../../../../integration-tests/helpers/hosted-store"
+import { startSandbox, type SandboxHandle } from "../../../sandbox"
+import { HostedCheckoutProviderService } from "../service"
+
+jest.setTimeout(120_000)
+
+/**
+ * The provider inside Medusa's real payment module (PostgreSQL), against the
+ * sandbox over HTTP, with e-invoicing on: the module test covers what the
+ * store tests do not reach (provider options other than the store's).
+ */
+const PROVIDER = "pp_hosted-checkout_einvoice"
+let sandbox: SandboxHandle
+// Filled once the sandbox is up; the runner reads it when it boots the module.
+const providerOptions: Record<string, unknown> = {}
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ tickMs: 0 })
+  Object.assign(providerOptions, {
+    apiToken: sandbox.defaultMerchant.token,
+    merchantId: sandbox.defaultMerchant.merchantId,
+    apiBaseUrl: sandbox.hostedBaseUrl,
+    checkoutHost: sandbox.checkoutHost,
+    storefrontUrl: "https://shop.test",
+    allowedMethods: ["card", "cvs"],
+    einvoice: true,
+  })
+})
+afterAll(async () => {
+  await sandbox?.close()
+})
+
+const quietLogger = { info() {}, warn() {}, error() {}, debug() {} }
+const customer = { id: "cus_1", email: "lin@example.test", first_name: "Mei", last_name: "Lin" }
+
+moduleIntegrationTestRunner<IPaymentModuleService>({
+  moduleName: Modules.PAYMENT,
+  resolve: path.dirname(require.resolve("@medusajs/payment/package.json")),
+  moduleModels: Object.values(PaymentModels),
+  moduleOptions: { providers: [{ resolve: path.resolve(__dirname, ".."), id: "einvoice", options: providerOptions }] },
+  testSuite: ({ service }) => {
+    beforeEach(async () => {
+      await control(sandbox, "POST", "/reset")
+      await control(sandbox, "PATCH", `/merchants/${sandbox.defaultMerchant.merchantId}`, { einvoiceActive: true })
+    })
+
+    const transactionCount = async () => (await control(sandbox, "GET", "/transactions")).transactions.length
+
+    async function session(amount: number, data: Record<string, unknown> = {}, currency = "twd", withCustomer = true) {
+      const [collection] = await service.createPaymentCollections([{ amount, currency_code: currency }])
+      return service.createPaymentSession(collection.id, {
+        provider_id: PROVIDER,
+        amount,
+        currency_code: currency,
+        data,
+        context: withCustomer ? { customer } : {},
+      })
+    }
+
+    it("is registered under its provider id", async () => {
+      const providers = await service.listPaymentProviders()
+      expect(providers.map((p) => p.id)).toContain(PROVIDER)
+    })
+
+    it.each([
+      [1000, "usd", {}, /only takes TWD/],
+      [12.5, "twd", {}, /whole dollars/],
+      [1000, "twd", { amount: 1 }, /Invalid payment session data/],
+      [1000, "twd", { methods: ["atm"] }, /not offered by this store: atm/],
+    ])("refuses %p %s %p before calling the service", async (amount, currency, data, message) => {
+      const before = await transactionCount()
+      await expect(session(amount, data, currency)).rejects.toThrow(message)
+      expect(await transactionCount()).toBe(before)
+    })
+
+    it("e-invoice: needs the buyer's name and email, and says so", async () => {
+      await expect(session(500, {}, "twd", false)).rejects.toThrow(/buyer's name and email/)
+    })
+
+    it("e-invoice: sends the customer's name and email, keeps session data public, and refunds with productDetails", async () => {
+      const created = await session(1200, { invoice: { invoiceType: "cloud", carrierType: "" } })
+      const data = created.data as { checkoutUrl: string; transactionId: string }
+      // The storefront's own `invoice` is kept by Medusa next to what the provider returned.
+      expect(Object.keys(data).sort()).toEqual(["amount", "checkoutUrl", "expiresAt", "invoice", "session_id", "status", "transactionHid", "transactionId"].sort())
+      expect(JSON.stringify(created)).not.toContain(sandbox.defaultMerchant.token)
+
+      const tx = await control(sandbox, "GET", `/transactions/${data.transactionId}`)
+      expect(tx).toMatchObject({ userName: "Mei Lin", userEmail: "lin@example.test", customId: created.id, orderId: created.id })
+
+      await payPage(data.checkoutUrl, card(SUCCESS_CARD))
+      const payment = await service.authorizePaymentSession(created.id, {})
+      expect(payment.captured_at ?? payment.captures?.length).toBeTruthy()
+
+      // The service refuses a refund of an invoiced transaction without productDetails
+      // (PRODUCT_DETAILS_REQUIRED): this passes only because the provider sends them.
+      await service.refundPayment({ payment_id: payment.id, amount: 400 })
+      const refunded = await control(sandbox, "GET", `/transactions/${data.transactionId}`)
+      expect(refunded).toMatchObject({ status: "refunded", refundAmount: 400 })
+    })
+
+    it("authorize refuses a transaction that belongs to another session", async () => {
+      const first = await session(300)
+      const second = await session(300)
+      const provider = new HostedCheckoutProviderService({ logger: quietLogger }, providerOptions as never)
+      const stolen = { ...(second.data as object), transactionId: (first.data as { transactionId: string }).transactionId }
+      await expect(provider.authorizePayment({ data: stolen, context: { idempotency_key: second.id } })).rejects.toThrow(/another session/)
+    })
+  },
+})
