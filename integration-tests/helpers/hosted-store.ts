@@ -182,7 +182,8 @@ export async function orderOfCart(container: MedusaContainer, cartId: string) {
 /** Every payment of a collection (orders or not). */
 export async function paymentsOf(container: MedusaContainer, collectionId: string) {
   const paymentModule = container.resolve(Modules.PAYMENT)
-  return paymentModule.listPayments({ payment_collection_id: collectionId }, { relations: ["captures", "refunds"] })
+  const [collection] = await paymentModule.listPaymentCollections({ id: collectionId }, { relations: ["payments", "payments.captures", "payments.refunds"] })
+  return collection?.payments ?? []
 }
 
 /** An admin user and its bearer token, through the real auth routes. */

@@ -94,8 +94,14 @@ medusaIntegrationTestRunner({
         expect(bad.status).toBe(400)
         expect(bad.data.message).toMatch(/account/)
 
+        const before = await api.get(`/admin/tw-payments/${payment.id}`, { headers: admin })
+        expect(before.data.payment).toMatchObject({ payment_method: "cvs", status: "charged", needs_remittance: true, remittance: null })
+
         const stored = await api.post(`/admin/tw-payments/${payment.id}/remittance`, REMITTANCE, { headers: admin })
         expect(stored.data.remittance.account).toBe("********9012")
+        const after = await api.get(`/admin/tw-payments/${payment.id}`, { headers: admin })
+        expect(after.data.payment.remittance).toEqual({ bank_name: "Bank of Taiwan", account: "********9012" })
+        expect(JSON.stringify(after.data)).not.toContain(REMITTANCE.account)
 
         const res = await refund(payment.id, 900)
         expect(res.status).toBe(200)

@@ -81,6 +81,11 @@ async function main(): Promise<void> {
       `  merchantId          : ${settings.merchantId}`,
       `  API token           : ${settings.token}`,
       `  notifications to    : ${settings.notifyUrl ?? "(none: recorded as undeliverable)"}`,
+      `  embedded API base   : ${settings.embedded.baseUrl} (paths /v1/...)`,
+      `  publishable key     : ${settings.embedded.publishableKey}`,
+      `  secret key          : ${settings.embedded.secretKey}`,
+      `  SDK (pinned)        : ${settings.embedded.sdkUrl}`,
+      `  SDK integrity       : ${settings.embedded.sdkIntegrity}`,
       `  state file          : ${settings.statePath ?? "(in memory only)"}`,
     ].join("\n")
   )

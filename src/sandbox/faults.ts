@@ -14,9 +14,12 @@ const common = {
 
 const apiCommon = {
   ...common,
-  /** Which mounted API; only `hosted` exists today. */
-  api: z.literal("hosted").default("hosted"),
-  /** `METHOD /template` relative to the API base, e.g. `POST /checkout`; omitted: every endpoint. */
+  /** Which mounted API: the hosted API or the embedded `/v1` API. */
+  api: z.enum(["hosted", "embedded"]).default("hosted"),
+  /**
+   * `METHOD /template` relative to the API base, e.g. `POST /checkout` (hosted) or
+   * `POST /v1/refunds` (embedded); omitted: every endpoint.
+   */
   endpoint: z.string().min(1).optional(),
 }
 
@@ -39,8 +42,16 @@ export const faultInputSchema = z.discriminatedUnion("kind", [
   }),
   z.strictObject({
     ...apiCommon,
+    api: z.literal("hosted").default("hosted"),
     kind: z.literal("c026"),
     /** Whether the charge really happened behind the 409. */
+    applied: z.boolean().default(true),
+  }),
+  z.strictObject({
+    ...apiCommon,
+    api: z.literal("embedded").default("embedded"),
+    kind: z.literal("refundReconciliation"),
+    /** Whether the refund really was created behind the 409 `REFUND_RECONCILIATION_REQUIRED`. */
     applied: z.boolean().default(true),
   }),
   z.strictObject({
@@ -72,12 +83,12 @@ export const faultInputSchema = z.discriminatedUnion("kind", [
 export type FaultInput = z.output<typeof faultInputSchema>
 export type Fault = FaultInput & { id: number; remaining: number; createdAt: string }
 
-export type ApiFaultKind = "http500" | "timeout" | "c026"
+export type ApiFaultKind = "http500" | "timeout" | "c026" | "refundReconciliation"
 export type NotificationFaultKind = "drop" | "duplicate" | "delay" | "reorder"
 export type ApiFault = Extract<Fault, { kind: ApiFaultKind }>
 export type NotificationFault = Extract<Fault, { kind: NotificationFaultKind }>
 
-const API_KINDS: readonly string[] = ["http500", "timeout", "c026"]
+const API_KINDS: readonly string[] = ["http500", "timeout", "c026", "refundReconciliation"]
 
 export function isApiFault(fault: Fault): fault is ApiFault {
   return API_KINDS.includes(fault.kind)

@@ -9,6 +9,7 @@ import { type ControlHandler, createControlMount, reply } from "./control/routes
 import { Deliveries } from "./deliveries"
 import { FaultRegistry } from "./faults"
 import { Holds } from "./holds"
+import { DEFAULT_THREE_DS_PAGE_TIMEOUT_MS, DEFAULT_WEBHOOK_TIMEOUT_MS, embeddedAddresses, mountEmbedded } from "./embedded"
 import { DEFAULT_NOTIFICATION_TIMEOUT_MS, HOSTED_API_PREFIX, mountHosted } from "./hosted"
 import {
   blankMerchant,
@@ -23,7 +24,8 @@ import { Scheduler } from "./scheduler"
 import { createSandboxServer } from "./server"
 import { StateStore } from "./state"
 
-export { DEFAULT_MERCHANT_ID, DEFAULT_MERCHANT_TOKEN, DEFAULT_NOTIFICATION_TIMEOUT_MS }
+export { DEFAULT_MERCHANT_ID, DEFAULT_MERCHANT_TOKEN, DEFAULT_NOTIFICATION_TIMEOUT_MS, DEFAULT_WEBHOOK_TIMEOUT_MS }
+export { DEFAULT_PUBLISHABLE_KEY, DEFAULT_SECRET_KEY, SDK_INTEGRITY } from "./embedded"
 export type { Merchant, MerchantSettings }
 
 export interface SandboxOptions {
@@ -41,6 +43,10 @@ export interface SandboxOptions {
   now?: Date
   /** Real milliseconds a notification attempt waits for the receiver (spec: 10 s). */
   notificationTimeoutMs?: number
+  /** Real milliseconds a webhook attempt waits for the receiver (spec: 30 s, the default). */
+  webhookTimeoutMs?: number
+  /** Real milliseconds the 3-D Secure challenge page waits before timing out by itself (default 10 minutes). */
+  threeDsPageTimeoutMs?: number
   /** Real-time ticker running due work; 0 turns it off. Default 1000 ms. */
   tickMs?: number
   log?: (line: string) => void
@@ -57,13 +63,26 @@ export interface SandboxHandle {
   controlUrl: string
   defaultMerchant: { merchantId: string; token: string }
   notificationTimeoutMs: number
+  /** The embedded-card API of the default merchant: `baseUrl` is the spec's {embed_base_url}, `sdkUrl` its {sdk_url}. */
+  embedded: EmbeddedSettings
   statePath?: string
   close(): Promise<void>
+}
+
+export interface EmbeddedSettings {
+  baseUrl: string
+  publishableKey: string
+  secretKey: string
+  sdkUrl: string
+  sdkFloatingUrl: string
+  sdkIntegrity: string
+  webhookTimeoutMs: number
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
   const log = options.log ?? (() => {})
   const notificationTimeoutMs = options.notificationTimeoutMs ?? DEFAULT_NOTIFICATION_TIMEOUT_MS
+  const webhookTimeoutMs = options.webhookTimeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS
   const clock = new SandboxClock()
   const store = new StateStore(options.statePath)
   const defaultMerchantId = options.defaultMerchant?.merchantId ?? DEFAULT_MERCHANT_ID
@@ -91,6 +110,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const holds = new Holds()
   const control = new Router<ControlHandler>()
   const hosted = mountHosted(core, control, holds, { notificationTimeoutMs })
+  const embedded = mountEmbedded(core, control, holds, {
+    webhookTimeoutMs,
+    threeDsPageTimeoutMs: options.threeDsPageTimeoutMs ?? DEFAULT_THREE_DS_PAGE_TIMEOUT_MS,
+    defaultMerchantId,
+  })
 
   const restored = store.load()
   if (!restored && options.now) {
@@ -100,7 +124,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   addMerchantRoutes(control, merchants)
   addClockRoutes(control, clock, scheduler)
-  addFaultRoutes(control, faults, { hosted: hosted.endpoints })
+  addFaultRoutes(control, faults, { hosted: hosted.endpoints, embedded: embedded.endpoints })
   addNotificationRoutes(control, deliveries)
   control.add("POST", "/reset", async () => {
       await scheduler.idle()
@@ -108,7 +132,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return reply({ reset: true, now: clock.now().toISOString() })
     })
 
-  const server = createSandboxServer([...hosted.mounts, createControlMount(control, (err) => log(String(err)))], {
+  const server = createSandboxServer([...hosted.mounts, ...embedded.mounts, createControlMount(control, (err) => log(String(err)))], {
     afterRequest: (req, status) => {
       store.markDirty()
       log(`${req.method} ${req.fullPath} ${status}`)
@@ -131,6 +155,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   let closing: Promise<void> | undefined
   const defaultRecord = merchants.get(defaultMerchantId)!
+  const embeddedSettings = (): EmbeddedSettings => {
+    const keys = embedded.accounts.currentPair(defaultMerchantId)
+    return { ...embeddedAddresses(url), publishableKey: keys?.publishableKey ?? "", secretKey: keys?.secretKey ?? "", webhookTimeoutMs }
+  }
   const handle: SandboxHandle = {
     url,
     hostedBaseUrl: `${url}${HOSTED_API_PREFIX}`,
@@ -138,12 +166,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     controlUrl: `${url}/_sandbox`,
     defaultMerchant: { merchantId: defaultRecord.merchantId, token: defaultRecord.token },
     notificationTimeoutMs,
+    embedded: embeddedSettings(),
     statePath: options.statePath,
     close() {
       closing ??= (async () => {
         scheduler.close()
         holds.releaseAll()
         await deliveries.close()
+        await embedded.close()
         await scheduler.idle()
         await new Promise<void>((resolve) => {
           server.close(() => resolve())
@@ -155,7 +185,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
   }
   control.add("GET", "/settings", () =>
-    reply({ ...settingsOf(handle), token: merchants.get(defaultMerchantId)?.token ?? handle.defaultMerchant.token })
+    reply({
+      ...settingsOf(handle),
+      token: merchants.get(defaultMerchantId)?.token ?? handle.defaultMerchant.token,
+      // The current keys: regenerated or revoked ones show here, not in the handle taken at start.
+      embedded: embeddedSettings(),
+    })
   )
   return handle
 }
@@ -171,6 +206,7 @@ export function settingsOf(handle: SandboxHandle) {
     token: handle.defaultMerchant.token,
     notificationTimeoutMs: handle.notificationTimeoutMs,
     statePath: handle.statePath ?? null,
+    embedded: handle.embedded,
   }
 }
 

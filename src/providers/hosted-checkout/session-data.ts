@@ -67,6 +67,9 @@ export const remitInfoSchema = z.strictObject({
 })
 export type RemitInfo = z.output<typeof remitInfoSchema>
 
+/** A bank account as it may be shown back: only the last four characters. */
+export const maskAccount = (account: string) => `${"*".repeat(Math.max(0, account.length - 4))}${account.slice(-4)}`
+
 const storedSchema = z.looseObject({
   session_id: z.string().min(1),
   transactionId: z.string().min(1),

@@ -49,6 +49,9 @@ export interface Challenge {
   expiresAt: number
   /** The checkout page's origin as the frame reported it; the challenge page answers only to it. */
   checkoutOrigin: string | null
+  /** Kept after the end, so a late look at the challenge page still closes the SDK's overlay. */
+  endedAt: number | null
+  outcome: ThreeDsOutcome | null
 }
 
 export interface PaymentIntentRecord {
@@ -102,7 +105,8 @@ export class PaymentIntents implements Persistable {
   constructor(private readonly core: SandboxCore) {
     core.scheduler.register(JOBS.threeDsExpiry, (payload) => {
       const intent = this.intents.get(payload.intentId as string)
-      if (intent?.status === "requiresAction" && intent.challenge?.id === payload.challengeId) {
+      const challenge = intent?.challenge
+      if (intent && challenge && intent.status === "requiresAction" && challenge.id === payload.challengeId && challenge.endedAt === null) {
         this.finishChallenge(intent, "timeout")
       }
     })
@@ -173,7 +177,7 @@ export class PaymentIntents implements Persistable {
       const now = this.now()
       intent.status = "requiresAction"
       intent.pending = card.authorisation
-      intent.challenge = { id: newId.challenge(), startedAt: now, expiresAt: now + TIMINGS.threeDsExpiryMs, checkoutOrigin }
+      intent.challenge = { id: newId.challenge(), startedAt: now, expiresAt: now + TIMINGS.threeDsExpiryMs, checkoutOrigin, endedAt: null, outcome: null }
       this.core.scheduler.schedule(JOBS.threeDsExpiry, intent.challenge.expiresAt, { intentId: intent.id, challengeId: intent.challenge.id })
       this.publish("payment_intent.requires_action", intent)
       return
@@ -184,8 +188,9 @@ export class PaymentIntents implements Persistable {
   /** The end of a pending challenge: from the challenge page, `/v1/3ds/simulate`, or its expiry. */
   finishChallenge(intent: PaymentIntentRecord, outcome: ThreeDsOutcome): void {
     const challenge = intent.challenge
-    intent.challenge = null
     if (challenge) {
+      challenge.endedAt = this.now()
+      challenge.outcome = outcome
       this.core.scheduler.cancel(JOBS.threeDsExpiry, (p) => p.challengeId === challenge.id)
     }
     switch (outcome) {
@@ -207,13 +212,13 @@ export class PaymentIntents implements Persistable {
   }
 
   cancel(intent: PaymentIntentRecord): void {
-    if (intent.challenge) {
-      const id = intent.challenge.id
-      this.core.scheduler.cancel(JOBS.threeDsExpiry, (p) => p.challengeId === id)
+    const challenge = intent.challenge
+    if (challenge && challenge.endedAt === null) {
+      challenge.endedAt = this.now()
+      this.core.scheduler.cancel(JOBS.threeDsExpiry, (p) => p.challengeId === challenge.id)
     }
     intent.status = "canceled"
     intent.canceledAt = this.now()
-    intent.challenge = null
     intent.pending = null
     intent.processingSince = null
     this.publish("payment_intent.canceled", intent)

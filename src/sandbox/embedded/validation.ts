@@ -80,11 +80,16 @@ export function orderIdField(value: unknown): string {
   if (length(orderId) < 1 || length(orderId) > ORDER_ID_MAX) {
     throw invalid("orderId", `orderId must be 1 to ${ORDER_ID_MAX} characters`)
   }
-  // C0 controls, DEL and C1 controls.
-  if (orderId.includes("#") || /[\u0000-\u001f\u007f-\u009f]/.test(orderId)) {
+  if (orderId.includes("#") || [...orderId].some(isControl)) {
     throw invalid("orderId", "orderId must not contain # or control characters")
   }
   return orderId
+}
+
+/** C0 controls, DEL and C1 controls. */
+function isControl(char: string): boolean {
+  const code = char.codePointAt(0) ?? 0
+  return code < 0x20 || (code >= 0x7f && code <= 0x9f)
 }
 
 export function descriptionField(value: unknown): string | null {

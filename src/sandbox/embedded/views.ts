@@ -40,7 +40,7 @@ export function intentStatusView(intent: PaymentIntentRecord) {
 
 /** While a challenge runs: where the SDK shows it. */
 export function nextActionOf(intent: PaymentIntentRecord): { type: "threeDsChallenge"; url: string } | null {
-  return intent.status === "requiresAction" && intent.challenge ? { type: "threeDsChallenge", url: `/sdk/3ds/${intent.challenge.id}` } : null
+  return intent.status === "requiresAction" && intent.challenge && intent.challenge.endedAt === null ? { type: "threeDsChallenge", url: `/sdk/3ds/${intent.challenge.id}` } : null
 }
 
 export function refundView(refund: RefundRecord) {

@@ -2,10 +2,7 @@ import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/frame
 import type { UpdatePaymentDTO } from "@medusajs/framework/types"
 import { MedusaError, Modules } from "@medusajs/framework/utils"
 import { describeIssues } from "../../../../../lib/http/validate"
-import { remitInfoSchema } from "../../../../../providers/hosted-checkout/session-data"
-
-/** Only the last digits are ever shown back. */
-const mask = (account: string) => `${"*".repeat(Math.max(0, account.length - 4))}${account.slice(-4)}`
+import { maskAccount, remitInfoSchema } from "../../../../../providers/hosted-checkout/session-data"
 
 /**
  * POST /admin/tw-payments/:payment_id/remittance
@@ -31,5 +28,5 @@ export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse)
   }
   // The payment module's update passes `data` through; its DTO type does not list it.
   await paymentModule.updatePayment({ id: payment.id, data: { ...data, remitInfo: parsed.data } } as UpdatePaymentDTO)
-  res.json({ payment_id: payment.id, remittance: { ...parsed.data, account: mask(parsed.data.account) } })
+  res.json({ payment_id: payment.id, remittance: { ...parsed.data, account: maskAccount(parsed.data.account) } })
 }

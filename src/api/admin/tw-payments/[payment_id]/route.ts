@@ -1,0 +1,34 @@
+import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { MedusaError, Modules } from "@medusajs/framework/utils"
+import { maskAccount } from "../../../../providers/hosted-checkout/session-data"
+
+/**
+ * GET /admin/tw-payments/:payment_id
+ *
+ * What the admin needs to see of a hosted-checkout payment: method, service
+ * status, the cvs/atm code, the one refund, and whether remittance details are
+ * on file (masked). Read from the payment's data, which every notification,
+ * reconciliation and refund keeps current.
+ */
+export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
+  const paymentModule = req.scope.resolve(Modules.PAYMENT)
+  const payment = await paymentModule.retrievePayment(req.params.payment_id, { select: ["id", "provider_id", "data", "amount", "currency_code"] })
+  if (!payment.provider_id.startsWith("pp_hosted-checkout_")) {
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "Not a hosted-checkout payment.")
+  }
+  const data = (payment.data ?? {}) as Record<string, unknown> & { remitInfo?: { account: string; bankName: string } }
+  const needsRemittance = (data.paymentMethod === "cvs" || data.paymentMethod === "atm") && !data.refund
+  res.json({
+    payment: {
+      id: payment.id,
+      transaction_hid: data.transactionHid,
+      status: data.status,
+      payment_method: data.paymentMethod,
+      payment_info: data.paymentInfo,
+      paid_at: data.paidAt,
+      refund: data.refund ?? null,
+      needs_remittance: needsRemittance,
+      remittance: data.remitInfo ? { bank_name: data.remitInfo.bankName, account: maskAccount(data.remitInfo.account) } : null,
+    },
+  })
+}
