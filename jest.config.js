@@ -9,9 +9,10 @@ const suites = {
   contract: ["<rootDir>/integration-tests/contract/**/*.spec.ts"],
   modules: ["<rootDir>/src/**/test/**/*.module.spec.ts"],
   http: ["<rootDir>/integration-tests/http/**/*.spec.ts"],
+  browser: ["<rootDir>/integration-tests/browser/**/*.spec.ts"],
 }
 const type = process.env.TEST_TYPE || "unit"
-const needsDatabase = type === "modules" || type === "http"
+const needsDatabase = type === "modules" || type === "http" || type === "browser"
 
 module.exports = {
   transform: {

@@ -1,15 +1,18 @@
 /**
  * Proves `npm run demo` end to end: it comes up, the admin login it prints
- * works, the store and the sandbox answer with the printed settings, and
- * Ctrl-C (SIGINT) stops everything it started. Run by .ci/run.
+ * works, the store and the sandbox answer with the printed settings, the
+ * storefront lists the seeded products in a real browser, and Ctrl-C (SIGINT)
+ * stops everything it started. Run by .ci/run.
  */
 import { spawn } from "node:child_process"
 import { existsSync, readFileSync, rmSync } from "node:fs"
 import { connect } from "node:net"
 import { join } from "node:path"
+import { launchChromium } from "./chromium"
 import { freePort } from "./postgres"
 
 const SETTINGS = join(process.cwd(), ".demo", "settings.json")
+const SEEDED_PRODUCTS = ["Oolong Tea, 150 g", "Pineapple Cakes, box of 10", "Bubble Tea Kit"]
 const fail = (message: string): never => {
   throw new Error(message)
 }
@@ -29,11 +32,33 @@ const portOpen = (port: number) =>
     socket.once("error", () => resolve(false))
   })
 
+/** The storefront's home page, drawn by its browser code through the store API, lists the seeded products. */
+async function checkStorefront(url: string) {
+  const home = await fetch(url)
+  if (!home.ok || !(await home.text()).includes('id="product-list"')) {
+    fail(`storefront home page at ${url} answered ${home.status} without the product list`)
+  }
+  const browser = await launchChromium()
+  try {
+    const page = await browser.newPage()
+    await page.goto(url)
+    await page.waitForSelector("body[data-ready]")
+    const titles = await page.locator('[data-testid="product-card"] h2').allTextContents()
+    for (const seeded of SEEDED_PRODUCTS) {
+      if (!titles.includes(seeded)) {
+        fail(`the storefront lists ${JSON.stringify(titles)}, not the seeded "${seeded}"`)
+      }
+    }
+  } finally {
+    await browser.close()
+  }
+}
+
 async function main() {
   rmSync(SETTINGS, { force: true })
-  const [port, sandboxPort] = [await freePort(), await freePort()]
+  const [port, sandboxPort, storefrontPort] = [await freePort(), await freePort(), await freePort()]
   const demo = spawn(process.execPath, ["--import", "tsx", "scripts/demo.ts"], {
-    env: { ...process.env, PORT: String(port), SANDBOX_PORT: String(sandboxPort) },
+    env: { ...process.env, PORT: String(port), SANDBOX_PORT: String(sandboxPort), STOREFRONT_PORT: String(storefrontPort) },
     stdio: ["ignore", "inherit", "inherit"],
   })
   let databasePort: number | undefined
@@ -72,7 +97,8 @@ async function main() {
     if (sandbox.merchantId !== settings.sandbox.merchant.merchantId) {
       fail("the sandbox does not run the printed merchant")
     }
-    console.log(`[demo-smoke] admin login, store, admin UI and sandbox OK`)
+    await checkStorefront(settings.storefront.url)
+    console.log(`[demo-smoke] admin login, store, admin UI, sandbox and storefront OK`)
   } finally {
     demo.kill("SIGINT")
   }
@@ -82,7 +108,7 @@ async function main() {
     demo.kill("SIGKILL")
     fail("the demo did not stop within 60 s of Ctrl-C")
   }
-  for (const open of [port, sandboxPort, databasePort ?? 0]) {
+  for (const open of [port, sandboxPort, storefrontPort, databasePort ?? 0]) {
     if (await portOpen(open)) {
       fail(`port ${open} still open after Ctrl-C`)
     }

@@ -1,19 +1,21 @@
 /**
- * `npm run demo`: PostgreSQL (embedded, or DATABASE_URL), the sandbox, and a
- * seeded Medusa store pointed at it. Prints every URL and credential, writes
- * them to .demo/settings.json, and stops everything on Ctrl-C.
+ * `npm run demo`: PostgreSQL (embedded, or DATABASE_URL), the sandbox, a
+ * seeded Medusa store pointed at it, and the demo storefront. Prints every URL
+ * and credential, writes them to .demo/settings.json, and stops everything on Ctrl-C.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process"
 import { mkdir, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import pg from "pg"
 import { startSandbox } from "../src/sandbox"
+import { startStorefront } from "../storefront/server"
 import { startPostgres } from "./postgres"
 
 const ROOT = process.cwd()
 const DEMO_DIR = join(ROOT, ".demo")
 const PORT = Number(process.env.PORT || 9000)
 const SANDBOX_PORT = Number(process.env.SANDBOX_PORT || 4010)
+const STOREFRONT_PORT = Number(process.env.STOREFRONT_PORT || 8000)
 const ADMIN = { email: process.env.DEMO_ADMIN_EMAIL || "admin@medusa-payment-tw.test", password: process.env.DEMO_ADMIN_PASSWORD || "demo-admin-2026" }
 const DATABASE = "medusa_payment_tw_demo"
 
@@ -74,6 +76,8 @@ async function main() {
   await mkdir(DEMO_DIR, { recursive: true })
   const databaseUrl = await database()
   const storeUrl = `http://localhost:${PORT}`
+  // The hosted page sends the shopper back here, so it must be the address the shopper browses.
+  const storefrontUrl = `http://localhost:${STOREFRONT_PORT}`
 
   const sandbox = await startSandbox({
     port: SANDBOX_PORT,
@@ -91,6 +95,7 @@ async function main() {
     PORT: String(PORT),
     MEDUSA_DISABLE_TELEMETRY: "true",
     TW_SANDBOX_URL: sandbox.url,
+    STOREFRONT_URL: storefrontUrl,
   }
   log("running migrations")
   medusa(["db:migrate"], env)
@@ -115,8 +120,14 @@ async function main() {
   )
   await waitForHealth(storeUrl, server)
 
+  const key = await publishableKey(databaseUrl)
+  const storefront = await startStorefront({ port: STOREFRONT_PORT, host: "127.0.0.1", backendUrl: storeUrl, publishableKey: key })
+  stops.unshift(() => storefront.close())
+  log(`storefront listening on ${storefrontUrl}`)
+
   const settings = {
-    store: { url: storeUrl, admin: `${storeUrl}/app`, publishableKey: await publishableKey(databaseUrl) },
+    store: { url: storeUrl, admin: `${storeUrl}/app`, publishableKey: key },
+    storefront: { url: storefrontUrl },
     admin: ADMIN,
     database: { url: databaseUrl },
     sandbox: {
@@ -131,6 +142,7 @@ async function main() {
   console.log(`
   medusa-payment-tw demo is running  (Ctrl-C stops everything)
 
+  Storefront       ${settings.storefront.url}   (test card 4242 4242 4242 4242, any future expiry, any CVC)
   Store API        ${settings.store.url}
   Admin            ${settings.store.admin}   ${ADMIN.email} / ${ADMIN.password}
   Publishable key  ${settings.store.publishableKey}

@@ -1,12 +1,12 @@
 #!/usr/bin/env node
-// Runs the test suites one after another (unit, sandbox, contract, module, HTTP), each in its own
+// Runs the test suites one after another (unit, sandbox, contract, module, HTTP, browser), each in its own
 // jest process, and prints the totals. `node scripts/test.mjs unit http` runs a subset.
 // Extra arguments after `--` go to jest (e.g. a file pattern).
 import { spawnSync } from "node:child_process"
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 
-const ALL = ["unit", "sandbox", "contract", "modules", "http"]
+const ALL = ["unit", "sandbox", "contract", "modules", "http", "browser"]
 const dashdash = process.argv.indexOf("--")
 const args = dashdash === -1 ? process.argv.slice(2) : process.argv.slice(2, dashdash)
 const jestArgs = dashdash === -1 ? [] : process.argv.slice(dashdash + 1)

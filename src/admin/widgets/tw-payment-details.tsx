@@ -83,7 +83,7 @@ function PaymentPanel({ paymentId }: { paymentId: string }) {
         </Text>
       )}
       {payment.needs_remittance && (
-        <form onSubmit={submit} className="flex flex-col gap-y-2">
+        <form onSubmit={(event) => void submit(event)} className="flex flex-col gap-y-2">
           <Text size="small">
             {payment.remittance
               ? `Refunds go to ${payment.remittance.bank_name} ${payment.remittance.account}. Replace:`

@@ -11,7 +11,6 @@ import type {
   GetPaymentStatusOutput,
   InitiatePaymentInput,
   InitiatePaymentOutput,
-  Logger,
   PaymentCustomerDTO,
   ProviderWebhookPayload,
   RefundPaymentInput,
@@ -23,7 +22,6 @@ import type {
   WebhookActionResult,
 } from "@medusajs/framework/types"
 import {
-  AbstractPaymentProvider,
   BigNumber,
   MedusaError,
   PaymentActions,
@@ -37,9 +35,9 @@ import {
   type Transaction,
 } from "../../lib/hosted"
 import { DeclinedError, InvalidRequestError, NotFoundError, PaymentServiceError, UnknownOutcomeError } from "../../lib/http"
+import { type ServiceRecord, TwPaymentProvider } from "../core/base-provider"
 import { toMedusaError } from "../core/errors"
 import { toTwd } from "../core/money"
-import { findSession, otherPaidSession } from "../core/sessions"
 import { type HostedCheckoutOptions, type PaymentMethod, parseHostedCheckoutOptions, type ResolvedHostedCheckoutOptions } from "./options"
 import {
   type HostedSessionData,
@@ -59,15 +57,11 @@ export const REMITTANCE_ROUTE = "/admin/tw-payments/{payment_id}/remittance"
  * Apple Pay. Notifications are unsigned, so every decision is made on a fresh
  * read of the transaction, checked against the session it claims to belong to.
  */
-export class HostedCheckoutProviderService extends AbstractPaymentProvider<HostedCheckoutOptions> {
+export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheckoutOptions> {
   static override identifier = "hosted-checkout"
 
   protected readonly options_: ResolvedHostedCheckoutOptions
   protected readonly client_: HostedCheckoutClient
-  protected readonly logger_: Logger
-  protected readonly cradle_: Record<string, unknown>
-  /** Refunds of orphaned payments under way, so concurrent notifications refund once. */
-  readonly #orphanRefunds = new Map<string, Promise<void>>()
 
   static override validateOptions(options: Record<string, unknown>): void {
     parseHostedCheckoutOptions(options)
@@ -75,8 +69,6 @@ export class HostedCheckoutProviderService extends AbstractPaymentProvider<Hoste
 
   constructor(cradle: Record<string, unknown>, options: HostedCheckoutOptions) {
     super(cradle, options)
-    this.cradle_ = cradle
-    this.logger_ = cradle.logger as Logger
     this.options_ = parseHostedCheckoutOptions(options)
     this.client_ = new HostedCheckoutClient({
       apiToken: this.options_.apiToken,
@@ -163,7 +155,7 @@ export class HostedCheckoutProviderService extends AbstractPaymentProvider<Hoste
     }
     const tx = await this.retrieveChecked(session)
     if (PAID.has(tx.status)) {
-      await this.refundOrphan(tx, `its session ${session.session_id} was deleted`)
+      await this.refundOrphan(this.record(tx), `its session ${session.session_id} was deleted`)
       return { data }
     }
     return { data: { ...data, ...(await this.voidUnpaid(tx)) } }
@@ -246,36 +238,16 @@ export class HostedCheckoutProviderService extends AbstractPaymentProvider<Hoste
       }
       throw error
     }
-    if (tx.merchantId !== this.options_.merchantId || !tx.customId?.startsWith("payses_")) {
-      this.logger_.warn(`hosted-checkout: ignored transaction ${tx.transactionHid}: not created by this store`)
+    if (tx.merchantId !== this.options_.merchantId) {
+      this.logger_.warn(`hosted-checkout: ignored transaction ${tx.transactionHid} of another merchant`)
       return ignored
     }
-
-    const session = await findSession(this.cradle_, tx.customId)
+    if (tx.currency && tx.currency.toLowerCase() !== "twd") {
+      this.logger_.error(`hosted-checkout: ignored transaction ${tx.transactionHid} in ${tx.currency}`)
+      return ignored
+    }
+    const session = await this.matchSession(this.record(tx), "transactionId")
     if (!session) {
-      if (PAID.has(tx.status)) {
-        await this.refundOrphan(tx, `its session ${tx.customId} no longer exists`)
-      }
-      return ignored
-    }
-    const data = (session.data ?? {}) as Partial<HostedSessionData>
-    if (data.transactionId !== tx.id) {
-      if (PAID.has(tx.status)) {
-        await this.refundOrphan(tx, `session ${session.id} was given a newer checkout page`)
-      } else {
-        this.logger_.warn(`hosted-checkout: ignored transaction ${tx.transactionHid}: session ${session.id} does not hold it`)
-      }
-      return ignored
-    }
-    if (toTwd(session.amount, session.currency_code) !== tx.amount || tx.currency?.toLowerCase() !== "twd") {
-      this.logger_.error(
-        `hosted-checkout: transaction ${tx.transactionHid} (${tx.amount} ${tx.currency}) does not match session ${session.id}; nothing done`
-      )
-      return ignored
-    }
-    const other = PAID.has(tx.status) ? otherPaidSession(session) : undefined
-    if (other) {
-      await this.refundOrphan(tx, `its payment collection was already paid through session ${other}`)
       return ignored
     }
     return { action: WEBHOOK_ACTION[tx.status], data: { session_id: session.id, amount: new BigNumber(tx.amount) } }
@@ -441,38 +413,29 @@ export class HostedCheckoutProviderService extends AbstractPaymentProvider<Hoste
     )
   }
 
+  protected record(tx: Transaction): ServiceRecord {
+    return { id: tx.id, label: `transaction ${tx.transactionHid}`, sessionId: tx.customId, amount: tx.amount, paid: PAID.has(tx.status) }
+  }
+
   /**
-   * Money paid for a session the store no longer uses is returned at once
-   * (card, LINE Pay, Apple Pay) and logged; cvs/atm payments need the
-   * shopper's bank account, so they are logged for the merchant.
+   * Card, LINE Pay and Apple Pay money is returned at once; cvs/atm payments
+   * need the shopper's bank account, so they are logged for the merchant.
    */
-  protected async refundOrphan(tx: Transaction, why: string): Promise<void> {
-    const running = this.#orphanRefunds.get(tx.id)
-    if (running) {
-      return running
+  protected async refundOrphanNow(record: ServiceRecord, why: string): Promise<void> {
+    const fresh = await this.client_.transactions.retrieve(record.id)
+    if (!PAID.has(fresh.status) || fresh.refundAmount) {
+      return
     }
-    const work = (async () => {
-      const fresh = await this.client_.transactions.retrieve(tx.id)
-      if (!PAID.has(fresh.status) || fresh.refundAmount) {
-        return
-      }
-      if (fresh.paymentMethod === "cvs" || fresh.paymentMethod === "atm") {
-        this.logger_.error(
-          `hosted-checkout: ${fresh.amount} TWD paid by ${fresh.paymentMethod} in ${fresh.transactionHid} after ${why}: refund it by remittance from the service's console`
-        )
-        return
-      }
-      try {
-        await this.client_.refunds.create(fresh.transactionHid, {
-          reason: "Paid for a checkout the store had replaced",
-          ...(this.options_.einvoice ? { productDetails: [this.productLine(fresh.amount)] } : {}),
-        })
-        this.logger_.warn(`hosted-checkout: refunded ${fresh.amount} TWD of ${fresh.transactionHid}: paid after ${why}`)
-      } catch (error) {
-        this.logger_.error(`hosted-checkout: could not refund ${fresh.transactionHid} (paid after ${why}): ${(error as Error).message}`)
-      }
-    })().finally(() => this.#orphanRefunds.delete(tx.id))
-    this.#orphanRefunds.set(tx.id, work)
-    return work
+    if (fresh.paymentMethod === "cvs" || fresh.paymentMethod === "atm") {
+      this.logger_.error(
+        `hosted-checkout: ${fresh.amount} TWD paid by ${fresh.paymentMethod} in ${fresh.transactionHid} after ${why}: refund it by remittance from the service's console`
+      )
+      return
+    }
+    await this.client_.refunds.create(fresh.transactionHid, {
+      reason: "Paid for a checkout the store had replaced",
+      ...(this.options_.einvoice ? { productDetails: [this.productLine(fresh.amount)] } : {}),
+    })
+    this.logger_.warn(`hosted-checkout: refunded ${fresh.amount} TWD of ${fresh.transactionHid}: paid after ${why}`)
   }
 }

@@ -85,7 +85,7 @@ export class IdempotencyStore implements Persistable {
     if (!record || record.startedAt !== ticket.startedAt) {
       return
     }
-    if (answer.status === 409) {
+    if (answer.status === 409 || answer.status >= 500) {
       this.records.delete(id)
     } else {
       record.answer = answer

@@ -1,0 +1,86 @@
+import type { Logger } from "@medusajs/framework/types"
+import { AbstractPaymentProvider } from "@medusajs/framework/utils"
+import { toTwd } from "./money"
+import { findSession, otherPaidSession, type SessionRecord } from "./sessions"
+
+/** What a provider read from the service about one payment, for the session checks. */
+export interface ServiceRecord {
+  /** The service's id, as stored in the session data under `idField`. */
+  id: string
+  /** Human-readable reference for logs. */
+  label: string
+  sessionId: string | undefined
+  amount: number
+  paid: boolean
+}
+
+/**
+ * What the two providers share around a fresh read: finding the session a
+ * payment claims to belong to, refusing what does not match, and returning
+ * money paid for a session the store no longer uses.
+ */
+export abstract class TwPaymentProvider<TOptions extends Record<string, unknown>> extends AbstractPaymentProvider<TOptions> {
+  protected readonly logger_: Logger
+  protected readonly cradle_: Record<string, unknown>
+  /** Orphan refunds under way, so that concurrent deliveries refund once. */
+  readonly #orphanRefunds = new Map<string, Promise<void>>()
+
+  protected constructor(cradle: Record<string, unknown>, options: TOptions) {
+    super(cradle, options)
+    this.cradle_ = cradle
+    this.logger_ = cradle.logger as Logger
+  }
+
+  /** Returns money paid for a session the store no longer uses; implemented per API. */
+  protected abstract refundOrphanNow(record: ServiceRecord, why: string): Promise<void>
+
+  protected refundOrphan(record: ServiceRecord, why: string): Promise<void> {
+    const running = this.#orphanRefunds.get(record.id)
+    if (running) {
+      return running
+    }
+    const work = this.refundOrphanNow(record, why)
+      .catch((error: Error) => this.logger_.error(`medusa-payment-tw: could not refund ${record.label} (paid after ${why}): ${error.message}`))
+      .finally(() => this.#orphanRefunds.delete(record.id))
+    this.#orphanRefunds.set(record.id, work)
+    return work
+  }
+
+  /**
+   * The session a freshly read payment belongs to, or undefined when it must
+   * be ignored: no such session, a session that holds another payment, another
+   * amount, or a collection already paid another way. Money paid in those
+   * cases (other than a wrong amount on the session itself) is refunded.
+   */
+  protected async matchSession(record: ServiceRecord, idField: string): Promise<SessionRecord | undefined> {
+    if (!record.sessionId?.startsWith("payses_")) {
+      this.logger_.warn(`medusa-payment-tw: ignored ${record.label}: not created by this store`)
+      return undefined
+    }
+    const session = await findSession(this.cradle_, record.sessionId)
+    if (!session) {
+      if (record.paid) {
+        await this.refundOrphan(record, `its session ${record.sessionId} no longer exists`)
+      }
+      return undefined
+    }
+    if ((session.data ?? {})[idField] !== record.id) {
+      if (record.paid) {
+        await this.refundOrphan(record, `session ${session.id} had moved on to another payment`)
+      } else {
+        this.logger_.warn(`medusa-payment-tw: ignored ${record.label}: session ${session.id} does not hold it`)
+      }
+      return undefined
+    }
+    if (toTwd(session.amount, session.currency_code) !== record.amount) {
+      this.logger_.error(`medusa-payment-tw: ${record.label} (${record.amount} TWD) does not match session ${session.id}; nothing done`)
+      return undefined
+    }
+    const other = record.paid ? otherPaidSession(session) : undefined
+    if (other) {
+      await this.refundOrphan(record, `its payment collection was already paid through session ${other}`)
+      return undefined
+    }
+    return session
+  }
+}

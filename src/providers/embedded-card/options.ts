@@ -1,0 +1,56 @@
+import { z } from "zod"
+import { describeIssues } from "../../lib/http/validate"
+
+const absoluteUrl = z.url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" })
+const webhookSecret = z.string().regex(/^whsec_\S{48}$/, "must be a whsec_ signing secret of 54 characters")
+
+export const embeddedCardOptionsSchema = z.strictObject({
+  /** `sk_` secret key: backend calls only, never sent to the storefront. */
+  secretKey: z.string().regex(/^sk_\S{32}$/, "must be an sk_ secret key of 35 characters"),
+  /** `pk_` publishable key, handed to the storefront for the SDK. */
+  publishableKey: z.string().regex(/^pk_\S{24}$/, "must be a pk_ publishable key of 27 characters"),
+  /**
+   * Signing secret(s) of the store's webhook endpoint. During a rotation list
+   * the new and the old one: a delivery signed with either is accepted.
+   */
+  webhookSecrets: z
+    .union([webhookSecret, z.array(webhookSecret).min(1).max(4)])
+    .transform((s) => (Array.isArray(s) ? s : [s])),
+  /** API base URL, without `/v1`. */
+  apiBaseUrl: absoluteUrl,
+  /** The browser SDK the storefront loads (the version-pinned path in production). */
+  sdkUrl: absoluteUrl,
+  /** Subresource-integrity hash of the pinned SDK, handed to the storefront with its URL. */
+  sdkIntegrity: z.string().regex(/^sha(256|384|512)-/).optional(),
+  /** The storefront the SDK sends the shopper back to after a successful payment. */
+  storefrontUrl: absoluteUrl,
+  returnPath: z.string().regex(/^\/[^?#]*$/, "must be a path starting with /").default("/checkout/card/return"),
+  /** Shown on the shopper's statement and in the service's console. */
+  description: z.string().max(1000).optional(),
+  timeouts: z
+    .strictObject({
+      connectMs: z.int().positive().optional(),
+      headersMs: z.int().positive().optional(),
+      bodyMs: z.int().positive().optional(),
+    })
+    .optional(),
+  reconciliation: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      maxPerRun: z.int().min(1).max(1000).default(50),
+      requestsPerSecond: z.number().positive().max(50).default(5),
+    })
+    .prefault({}),
+})
+
+export type EmbeddedCardOptions = z.input<typeof embeddedCardOptionsSchema>
+export type ResolvedEmbeddedCardOptions = z.output<typeof embeddedCardOptionsSchema>
+
+/** Parses the provider options; the error names wrong options, never their values. */
+export function parseEmbeddedCardOptions(options: unknown): ResolvedEmbeddedCardOptions {
+  const result = embeddedCardOptionsSchema.safeParse(options ?? {})
+  if (!result.success) {
+    throw new Error(`medusa-payment-tw embedded-card: invalid provider options: ${describeIssues(result.error.issues)}`)
+  }
+  return result.data
+}

@@ -1,0 +1,359 @@
+import type {
+  AuthorizePaymentInput,
+  AuthorizePaymentOutput,
+  CancelPaymentInput,
+  CancelPaymentOutput,
+  CapturePaymentInput,
+  CapturePaymentOutput,
+  DeletePaymentInput,
+  DeletePaymentOutput,
+  GetPaymentStatusInput,
+  GetPaymentStatusOutput,
+  InitiatePaymentInput,
+  InitiatePaymentOutput,
+  ProviderWebhookPayload,
+  RefundPaymentInput,
+  RefundPaymentOutput,
+  RetrievePaymentInput,
+  RetrievePaymentOutput,
+  UpdatePaymentInput,
+  UpdatePaymentOutput,
+  WebhookActionResult,
+} from "@medusajs/framework/types"
+import { BigNumber, MedusaError, PaymentActions, PaymentSessionStatus } from "@medusajs/framework/utils"
+import { constructEvent, EmbeddedCardClient, type PaymentIntent, type Refund, SIGNATURE_HEADER, type WebhookEvent } from "../../lib/embedded"
+import { InvalidRequestError, NotFoundError, UnknownOutcomeError } from "../../lib/http"
+import { type ServiceRecord, TwPaymentProvider } from "../core/base-provider"
+import { toMedusaError } from "../core/errors"
+import { toTwd } from "../core/money"
+import { type EmbeddedCardOptions, parseEmbeddedCardOptions, type ResolvedEmbeddedCardOptions } from "./options"
+import { EventResults } from "./event-results"
+import { type EmbeddedSessionData, parseStorefrontData, readSessionData } from "./session-data"
+import { SESSION_STATUS, WEBHOOK_ACTION } from "./status-map"
+
+/**
+ * Medusa payment provider for the service's embedded card form: payment
+ * intents confirmed in the browser by the SDK, signed webhooks, idempotent
+ * creates and partial refunds.
+ */
+export class EmbeddedCardProviderService extends TwPaymentProvider<EmbeddedCardOptions> {
+  static override identifier = "embedded-card"
+
+  protected readonly options_: ResolvedEmbeddedCardOptions
+  protected readonly client_: EmbeddedCardClient
+  readonly #events = new EventResults<WebhookActionResult>()
+
+  static override validateOptions(options: Record<string, unknown>): void {
+    parseEmbeddedCardOptions(options)
+  }
+
+  constructor(cradle: Record<string, unknown>, options: EmbeddedCardOptions) {
+    super(cradle, options)
+    this.options_ = parseEmbeddedCardOptions(options)
+    this.client_ = new EmbeddedCardClient({
+      secretKey: this.options_.secretKey,
+      baseUrl: this.options_.apiBaseUrl,
+      timeouts: this.options_.timeouts,
+      logger: this.logger_,
+    })
+  }
+
+  async initiatePayment({ amount, currency_code, data, context }: InitiatePaymentInput): Promise<InitiatePaymentOutput> {
+    const twd = toTwd(amount, currency_code)
+    const input = parseStorefrontData(data)
+    const sessionData = await this.createIntent(twd, input.session_id, input.return_path, context?.idempotency_key)
+    return { id: sessionData.paymentIntentId, status: PaymentSessionStatus.REQUIRES_MORE, data: { ...sessionData } }
+  }
+
+  /** Only metadata of an intent can change: a new amount cancels the intent and creates another. */
+  async updatePayment({ amount, currency_code, data, context }: UpdatePaymentInput): Promise<UpdatePaymentOutput> {
+    const current = readSessionData(data)
+    const twd = toTwd(amount, currency_code)
+    if (twd === current.amount) {
+      return { data, status: PaymentSessionStatus.REQUIRES_MORE }
+    }
+    await this.cancelIntent(current.paymentIntentId)
+    const key = context?.idempotency_key ? `${context.idempotency_key}:${twd}` : undefined
+    const sessionData = await this.createIntent(twd, current.session_id, undefined, key)
+    return { data: { ...sessionData }, status: PaymentSessionStatus.REQUIRES_MORE }
+  }
+
+  async authorizePayment({ data, context }: AuthorizePaymentInput): Promise<AuthorizePaymentOutput> {
+    const session = readSessionData(data)
+    if (context?.idempotency_key && context.idempotency_key !== session.session_id) {
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "The payment data belongs to another payment session.")
+    }
+    const intent = await this.retrieveChecked(session)
+    return { status: SESSION_STATUS[intent.status], data: this.withFacts(data, intent) }
+  }
+
+  async getPaymentStatus({ data }: GetPaymentStatusInput): Promise<GetPaymentStatusOutput> {
+    const intent = await this.retrieveChecked(readSessionData(data))
+    return { status: SESSION_STATUS[intent.status], data: this.withFacts(data, intent) }
+  }
+
+  async retrievePayment({ data }: RetrievePaymentInput): Promise<RetrievePaymentOutput> {
+    return { data: this.withFacts(data, await this.retrieveChecked(readSessionData(data))) }
+  }
+
+  /** Intents are captured when they succeed; capturing only confirms it. */
+  async capturePayment({ data }: CapturePaymentInput): Promise<CapturePaymentOutput> {
+    const intent = await this.retrieveChecked(readSessionData(data))
+    if (intent.status !== "succeeded") {
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Cannot capture: payment intent ${intent.id} is ${intent.status}.`)
+    }
+    return { data: this.withFacts(data, intent) }
+  }
+
+  async cancelPayment({ data }: CancelPaymentInput): Promise<CancelPaymentOutput> {
+    const session = readSessionData(data)
+    const intent = await this.retrieveChecked(session)
+    if (intent.status === "succeeded") {
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Payment intent ${intent.id} succeeded; refund it instead of cancelling it.`)
+    }
+    return { data: this.withFacts(data, await this.cancelIntent(intent.id)) }
+  }
+
+  /** The session is going away: an open intent is cancelled, a paid one refunded. */
+  async deletePayment({ data }: DeletePaymentInput): Promise<DeletePaymentOutput> {
+    let session: EmbeddedSessionData
+    try {
+      session = readSessionData(data)
+    } catch {
+      return { data }
+    }
+    const intent = await this.retrieveChecked(session)
+    if (intent.status === "succeeded") {
+      await this.refundOrphan(this.record(intent), `its session ${session.session_id} was deleted`)
+      return { data }
+    }
+    return { data: this.withFacts(data, await this.cancelIntent(intent.id)) }
+  }
+
+  /**
+   * Several partial refunds are allowed up to what is refundable. The
+   * idempotency key comes from Medusa's refund id, so a retried call cannot
+   * refund twice; after an unknown outcome the refunds are listed first.
+   */
+  async refundPayment({ amount, data, context }: RefundPaymentInput): Promise<RefundPaymentOutput> {
+    const session = readSessionData(data)
+    const refundAmount = toTwd(amount, "twd")
+    const medusaRefundId = context?.idempotency_key
+    const idempotencyKey = medusaRefundId ? `medusa-refund-${medusaRefundId}` : undefined
+    const params = {
+      paymentIntentId: session.paymentIntentId,
+      amount: refundAmount,
+      reason: "requested_by_customer" as const,
+      ...(medusaRefundId ? { metadata: { medusa_refund_id: medusaRefundId } } : {}),
+    }
+
+    let refund: Refund
+    try {
+      refund = await this.client_.refunds.create(params, { idempotencyKey })
+    } catch (error) {
+      refund = await this.refundOutcome(session, medusaRefundId, error)
+    }
+    // A 200 can carry a refund that failed: the body decides, not the status code.
+    if (refund.status === "failed") {
+      throw new MedusaError(
+        MedusaError.Types.NOT_ALLOWED,
+        `The service declined the refund of ${refundAmount} TWD (${refund.failureCode ?? "no reason given"}); nothing was refunded.`
+      )
+    }
+    const refunds = [...(session.refunds ?? []).filter((r) => r.id !== refund.id), { id: refund.id, medusaRefundId, amount: refund.amount, status: refund.status }]
+    this.logger_.info(`embedded-card: refund ${refund.id} of ${refund.amount} TWD on ${session.paymentIntentId} is ${refund.status}`)
+    return { data: { ...data, refunds } }
+  }
+
+  async getWebhookActionAndData(payload: ProviderWebhookPayload["payload"]): Promise<WebhookActionResult> {
+    const event = this.verifiedEvent(payload)
+    if (!event) {
+      return { action: PaymentActions.NOT_SUPPORTED }
+    }
+    return this.#events.once(event.id, () => this.actionFor(event))
+  }
+
+  /**
+   * Verifies the signature over the raw bytes Medusa kept (every `v1`, each
+   * configured secret, 300 s tolerance). Undefined for a delivery to ignore;
+   * the reason is logged without any secret.
+   */
+  protected verifiedEvent(payload: ProviderWebhookPayload["payload"]): WebhookEvent | undefined {
+    const raw = payload.rawData
+    const header = payload.headers?.[SIGNATURE_HEADER.toLowerCase()]
+    try {
+      return constructEvent(typeof raw === "string" ? Buffer.from(raw) : raw, typeof header === "string" ? header : undefined, this.options_.webhookSecrets)
+    } catch (error) {
+      this.logger_.warn(`embedded-card: rejected a webhook: ${(error as Error).message}`)
+      return undefined
+    }
+  }
+
+  protected async actionFor(event: WebhookEvent): Promise<WebhookActionResult> {
+    const ignored: WebhookActionResult = { action: PaymentActions.NOT_SUPPORTED }
+    const intentId = event.type.startsWith("refund.") ? (event.data as Refund).paymentIntentId : (event.data as PaymentIntent).id
+    // The signed body is a snapshot; the current state is read again, so a
+    // delayed or reordered delivery cannot move the session backwards.
+    let intent: PaymentIntent
+    try {
+      intent = await this.client_.paymentIntents.retrieve(intentId)
+    } catch (error) {
+      if (error instanceof NotFoundError) {
+        return ignored
+      }
+      throw error
+    }
+    if (event.type.startsWith("refund.")) {
+      await this.applyRefundEvent(intent, event.data as Refund)
+      return ignored
+    }
+    const session = await this.matchSession(this.record(intent), "paymentIntentId")
+    if (!session) {
+      return ignored
+    }
+    return { action: WEBHOOK_ACTION[intent.status], data: { session_id: session.id, amount: new BigNumber(intent.amount) } }
+  }
+
+  /** Records a refund's new status on the payment it belongs to (refunds are settled asynchronously). */
+  protected async applyRefundEvent(intent: PaymentIntent, refund: Refund): Promise<void> {
+    const current = await this.client_.refunds.retrieve(refund.id)
+    const payments = this.cradle_.paymentService as {
+      list(filters: Record<string, unknown>, config?: Record<string, unknown>): Promise<Array<{ id: string; data: Record<string, unknown> | null }>>
+      update(data: { id: string; data: Record<string, unknown> }): Promise<unknown>
+    }
+    const sessionId = intent.metadata?.session_id
+    const [payment] = typeof sessionId === "string" ? await payments.list({ payment_session_id: sessionId }, { select: ["id", "data"] }) : []
+    if (!payment) {
+      return
+    }
+    const data = (payment.data ?? {}) as unknown as EmbeddedSessionData
+    const others = (data.refunds ?? []).filter((r) => r.id !== current.id)
+    const known = data.refunds?.find((r) => r.id === current.id)
+    const refunds = [...others, { ...known, id: current.id, amount: current.amount, status: current.status }]
+    await payments.update({ id: payment.id, data: { ...payment.data, refunds } })
+    if (current.status === "failed") {
+      this.logger_.error(`embedded-card: refund ${current.id} of ${current.amount} TWD on ${intent.id} failed at the service; refund the shopper another way`)
+    }
+  }
+
+  get client(): EmbeddedCardClient {
+    return this.client_
+  }
+
+  protected async createIntent(amount: number, sessionId: string, returnPath: string | undefined, idempotencyKey: string | undefined): Promise<EmbeddedSessionData> {
+    const returnUrl = `${this.options_.storefrontUrl.replace(/\/+$/, "")}${returnPath ?? this.options_.returnPath}`
+    try {
+      const intent = await this.client_.paymentIntents.create(
+        {
+          amount,
+          currency: "TWD",
+          orderId: sessionId,
+          returnUrl,
+          ...(this.options_.description ? { description: this.options_.description } : {}),
+          metadata: { session_id: sessionId },
+        },
+        // Derived from Medusa's key (the session id): a retried initiate gets the same intent back.
+        { idempotencyKey: idempotencyKey ? `medusa-session-${idempotencyKey}` : undefined }
+      )
+      return {
+        session_id: sessionId,
+        paymentIntentId: intent.id,
+        clientSecret: intent.clientSecret,
+        publishableKey: this.options_.publishableKey,
+        sdkUrl: this.options_.sdkUrl,
+        ...(this.options_.sdkIntegrity ? { sdkIntegrity: this.options_.sdkIntegrity } : {}),
+        returnUrl,
+        amount,
+        status: intent.status,
+      }
+    } catch (error) {
+      throw toMedusaError("Creating the payment intent failed", error)
+    }
+  }
+
+  /** Cancels an intent; one already cancelled (or failed) is fine. */
+  protected async cancelIntent(id: string): Promise<PaymentIntent> {
+    try {
+      return await this.client_.paymentIntents.cancel(id)
+    } catch (error) {
+      const current = await this.client_.paymentIntents.retrieve(id).catch(() => undefined)
+      if (current && (current.status === "canceled" || current.status === "failed")) {
+        return current
+      }
+      throw toMedusaError(`Cancelling payment intent ${id}`, error)
+    }
+  }
+
+  protected async retrieveChecked(session: EmbeddedSessionData): Promise<PaymentIntent> {
+    let intent: PaymentIntent
+    try {
+      intent = await this.client_.paymentIntents.retrieve(session.paymentIntentId)
+    } catch (error) {
+      throw toMedusaError(`Reading payment intent ${session.paymentIntentId}`, error)
+    }
+    const problem =
+      intent.metadata?.session_id !== session.session_id
+        ? "another session"
+        : intent.amount !== session.amount
+          ? `another amount (${intent.amount} TWD instead of ${session.amount})`
+          : intent.currency.toUpperCase() !== "TWD"
+            ? `another currency (${intent.currency})`
+            : undefined
+    if (problem) {
+      this.logger_.error(`embedded-card: payment intent ${intent.id} belongs to ${problem}; refused for session ${session.session_id}`)
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Payment intent ${intent.id} does not match this payment session (${problem}).`)
+    }
+    return intent
+  }
+
+  protected withFacts(data: Record<string, unknown> | undefined, intent: PaymentIntent): Record<string, unknown> {
+    return { ...data, status: intent.status, ...(intent.lastPaymentError ? { lastPaymentError: intent.lastPaymentError.code } : {}) }
+  }
+
+  /**
+   * After an unknown outcome (`REFUND_RECONCILIATION_REQUIRED`, 500, time-out)
+   * the intent's refunds are listed before anything else; a refund carrying
+   * this Medusa refund id is the answer. Other errors become clear messages.
+   */
+  protected async refundOutcome(session: EmbeddedSessionData, medusaRefundId: string | undefined, error: unknown): Promise<Refund> {
+    if (error instanceof InvalidRequestError && (error.code === "REFUND_AMOUNT_EXCEEDED" || error.code === "REFUND_WINDOW_EXPIRED")) {
+      throw new MedusaError(
+        MedusaError.Types.NOT_ALLOWED,
+        error.code === "REFUND_AMOUNT_EXCEEDED"
+          ? "The refund is larger than what is left to refund on this payment at the service."
+          : "Card payments can be refunded within 180 days of the payment; this one is older. Refund the shopper another way."
+      )
+    }
+    if (!(error instanceof UnknownOutcomeError) || !medusaRefundId) {
+      throw toMedusaError(`Refunding payment intent ${session.paymentIntentId}`, error)
+    }
+    const { items } = await this.client_.refunds.list({ paymentIntentId: session.paymentIntentId, limit: 100 }).catch(() => ({ items: [] as Refund[] }))
+    const found = items.find((r) => r.metadata?.medusa_refund_id === medusaRefundId)
+    if (found) {
+      return found
+    }
+    throw new MedusaError(
+      MedusaError.Types.UNEXPECTED_STATE,
+      `The refund got no clear answer and the service lists no such refund yet (${error.code}). Try again: the same idempotency key is used, so it cannot refund twice.`
+    )
+  }
+
+  protected record(intent: PaymentIntent): ServiceRecord {
+    return {
+      id: intent.id,
+      label: `payment intent ${intent.id}`,
+      sessionId: typeof intent.metadata?.session_id === "string" ? intent.metadata.session_id : undefined,
+      amount: intent.amount,
+      paid: intent.status === "succeeded",
+    }
+  }
+
+  protected async refundOrphanNow(record: ServiceRecord, why: string): Promise<void> {
+    const refund = await this.client_.refunds.create(
+      { paymentIntentId: record.id, reason: "duplicate" },
+      // One key per intent: however often this runs, the service refunds once.
+      { idempotencyKey: `medusa-orphan-${record.id}` }
+    )
+    this.logger_.warn(`embedded-card: refunded ${refund.amount} TWD of ${record.label} (${refund.status}): paid after ${why}`)
+  }
+}

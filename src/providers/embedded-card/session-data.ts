@@ -1,0 +1,55 @@
+import { MedusaError } from "@medusajs/framework/utils"
+import { z } from "zod"
+import { describeIssues } from "../../lib/http/validate"
+
+/** What a storefront may send when it creates a session; anything else is refused. */
+const storefrontDataSchema = z.strictObject({
+  session_id: z.string().min(1),
+  return_path: z
+    .string()
+    .max(200)
+    .regex(/^\/(?!\/)[^?#\\]*$/, "must be a path on the storefront (starting with a single /, no query)")
+    .optional(),
+})
+export type StorefrontData = z.output<typeof storefrontDataSchema>
+
+export function parseStorefrontData(data: unknown): StorefrontData {
+  const result = storefrontDataSchema.safeParse(data ?? {})
+  if (!result.success) {
+    throw new MedusaError(MedusaError.Types.INVALID_DATA, `Invalid payment session data: ${describeIssues(result.error.issues)}`)
+  }
+  return result.data
+}
+
+/**
+ * Session (then payment) data. Public: the storefront needs the client secret,
+ * the publishable key and the SDK address to mount the card form; the secret
+ * key and webhook secrets never come here.
+ */
+export interface EmbeddedSessionData {
+  session_id: string
+  paymentIntentId: string
+  clientSecret?: string
+  publishableKey: string
+  sdkUrl: string
+  sdkIntegrity?: string
+  returnUrl: string
+  amount: number
+  status?: string
+  lastPaymentError?: string
+  refunds?: Array<{ id: string; medusaRefundId?: string; amount: number; status: string }>
+}
+
+const storedSchema = z.looseObject({
+  session_id: z.string().min(1),
+  paymentIntentId: z.string().min(1),
+  amount: z.number().int().positive(),
+})
+
+export function readSessionData(data: unknown): EmbeddedSessionData {
+  const result = storedSchema.safeParse(data)
+  if (!result.success) {
+    throw new MedusaError(MedusaError.Types.INVALID_DATA, `This payment has no payment intent (${describeIssues(result.error.issues)})`)
+  }
+  return result.data as unknown as EmbeddedSessionData
+}

@@ -1,0 +1,95 @@
+import type { HttpTypes } from "@medusajs/types"
+import { HOSTED_CHECKOUT_PROVIDER_ID } from "./payment/hosted-checkout"
+
+/** What the shopper needs to pay a convenience-store code or a virtual account. */
+export type PaymentInstructions =
+  | { kind: "cvs"; storeName: string; code: string; payBefore: string }
+  | { kind: "atm"; bankName: string; bankCode: string; account: string; payBefore: string }
+
+export type PaymentState = "paid" | "awaiting" | "authorized" | "refunded" | "canceled"
+
+export interface OrderPayment {
+  state: PaymentState
+  label: string
+  method?: string
+  instructions?: PaymentInstructions
+}
+
+/** The hosted provider's public session data, as far as the confirmation page reads it. */
+interface HostedSessionData {
+  status?: string
+  paymentMethod?: string
+  paymentInfo?: unknown
+}
+
+const METHOD_LABELS: Record<string, string> = {
+  card: "Credit card",
+  cvs: "Convenience store",
+  atm: "ATM bank transfer",
+  linePay: "LINE Pay",
+  applePay: "Apple Pay",
+}
+
+const STATE_LABELS: Record<PaymentState, string> = {
+  paid: "Paid",
+  awaiting: "Awaiting payment",
+  authorized: "Payment authorized",
+  refunded: "Refunded",
+  canceled: "Canceled",
+}
+
+/** Order fields the confirmation page asks for: the payment status and the payment sessions with their data. */
+export const ORDER_PAYMENT_FIELDS = "+payment_status,*payment_collections,*payment_collections.payment_sessions"
+
+function stateOf(order: HttpTypes.StoreOrder): PaymentState {
+  if (order.status === "canceled") {
+    return "canceled"
+  }
+  switch (order.payment_status) {
+    case "captured":
+      return "paid"
+    case "refunded":
+    case "partially_refunded":
+      return "refunded"
+    case "canceled":
+      return "canceled"
+    case "authorized":
+      return "authorized"
+    default:
+      return "awaiting"
+  }
+}
+
+function instructionsOf(info: unknown): PaymentInstructions | undefined {
+  if (!info || typeof info !== "object") {
+    return undefined
+  }
+  const fields = info as Record<string, unknown>
+  const text = (name: string) => (typeof fields[name] === "string" ? (fields[name] as string) : "")
+  if (text("code")) {
+    return { kind: "cvs", storeName: text("cvsName"), code: text("code"), payBefore: text("expiredAt") }
+  }
+  if (text("account")) {
+    return { kind: "atm", bankName: text("bankName"), bankCode: text("bankCode"), account: text("account"), payBefore: text("expiredAt") }
+  }
+  return undefined
+}
+
+/**
+ * The order's payment as the shopper should see it: Medusa's payment status,
+ * and from the hosted-checkout session's public data the method and, while
+ * unpaid, the convenience-store code or virtual account with its deadline.
+ */
+export function describeOrderPayment(order: HttpTypes.StoreOrder): OrderPayment {
+  const state = stateOf(order)
+  const sessions = (order.payment_collections ?? []).flatMap((collection) => collection.payment_sessions ?? [])
+  const hosted = sessions.filter((session) => session.provider_id === HOSTED_CHECKOUT_PROVIDER_ID).at(-1)
+  const data = (hosted?.data ?? {}) as HostedSessionData
+  const method = data.paymentMethod ? (METHOD_LABELS[data.paymentMethod] ?? data.paymentMethod) : undefined
+  return {
+    state,
+    label: STATE_LABELS[state],
+    method,
+    instructions: state === "awaiting" ? instructionsOf(data.paymentInfo) : undefined,
+  }
+}

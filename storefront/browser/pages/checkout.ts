@@ -1,0 +1,186 @@
+import type { HttpTypes } from "@medusajs/types"
+import { chooseShipping, currentCart, updateCart } from "../cart"
+import { completeCart } from "../complete-cart"
+import { byId, el, showMessage } from "../element"
+import { sdk } from "../medusa"
+import { formatMoney } from "../money"
+import { renderLines, renderTotals } from "../order-summary"
+import { runPage, showCartCount } from "../page"
+import { PAYMENT_OPTIONS } from "../payment/options"
+import type { PaymentOption } from "../payment/payment-option"
+import { storeErrorMessage } from "../store-error"
+
+/**
+ * Three steps on one page: contact and address, delivery, payment. A cart
+ * that already has an address and a delivery option (the shopper coming back
+ * after a failed payment) opens at the payment step.
+ */
+let cart: HttpTypes.StoreCart
+
+const ADDRESS_FIELDS = ["first_name", "last_name", "phone", "postal_code", "city", "address_1", "country_code"] as const
+
+function showSummary() {
+  renderLines(byId("summary-lines"), cart.items, cart.currency_code)
+  renderTotals(byId("summary-totals"), cart, { shippingChosen: Boolean(cart.shipping_methods?.length) })
+}
+
+/** Runs a step's submission with its button disabled and its error line updated. */
+function submitStep(form: HTMLFormElement, errorId: string, work: () => Promise<void>) {
+  form.addEventListener("submit", (event) => {
+    event.preventDefault()
+    const button = form.querySelector<HTMLButtonElement>('button[type="submit"]')!
+    button.disabled = true
+    showMessage(byId(errorId), undefined)
+    work()
+      .catch((error: unknown) => showMessage(byId(errorId), storeErrorMessage(error)))
+      .finally(() => {
+        button.disabled = false
+      })
+  })
+}
+
+function fillAddress() {
+  const form = byId<HTMLFormElement>("address-form")
+  const input = (name: string) => form.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement
+  if (cart.email) {
+    input("email").value = cart.email
+  }
+  for (const name of ADDRESS_FIELDS) {
+    const value = cart.shipping_address?.[name]
+    if (value) {
+      input(name).value = value
+    }
+  }
+}
+
+async function saveAddress() {
+  const data = new FormData(byId<HTMLFormElement>("address-form"))
+  const address = Object.fromEntries(ADDRESS_FIELDS.map((name) => [name, String(data.get(name) ?? "").trim()]))
+  cart = await updateCart(cart.id, { email: String(data.get("email")).trim(), shipping_address: address, billing_address: address })
+  showSummary()
+  await showShipping()
+}
+
+async function showShipping() {
+  const { shipping_options } = await sdk.store.fulfillment.listCartOptions({ cart_id: cart.id })
+  const current = cart.shipping_methods?.[0]?.shipping_option_id
+  const container = byId("shipping-options")
+  if (!shipping_options.length) {
+    container.replaceChildren(el("p", { class: "error" }, "We do not deliver to this address yet."))
+  } else {
+    container.replaceChildren(
+      ...shipping_options.map((option, index) =>
+        el(
+          "div",
+          { class: "choice" },
+          el("input", { type: "radio", name: "shipping_option", id: `shipping-${option.id}`, value: option.id, required: true, checked: current ? option.id === current : index === 0 }),
+          " ",
+          el("label", { for: `shipping-${option.id}` }, `${option.name} (${formatMoney(option.calculated_price?.calculated_amount ?? option.amount, cart.currency_code)})`),
+          option.type?.description ? el("span", { class: "hint" }, option.type.description) : null
+        )
+      )
+    )
+  }
+  byId("step-shipping").hidden = false
+}
+
+async function saveShipping() {
+  const optionId = new FormData(byId<HTMLFormElement>("shipping-form")).get("shipping_option")
+  if (!optionId) {
+    throw new Error("Choose a delivery option.")
+  }
+  cart = await chooseShipping(cart.id, String(optionId))
+  showSummary()
+  await showPayment()
+}
+
+/** Lists the payment options whose provider the cart's region enables; each draws its own fields. */
+async function showPayment() {
+  const { payment_providers } = await sdk.store.payment.listPaymentProviders({ region_id: cart.region_id! })
+  const enabled = new Set(payment_providers.map((provider) => provider.id))
+  const options = PAYMENT_OPTIONS.filter((option) => enabled.has(option.providerId))
+  const container = byId("payment-options")
+  if (!options.length) {
+    container.replaceChildren(el("p", { class: "error" }, "No payment method is available for this order."))
+    byId<HTMLButtonElement>("pay").disabled = true
+  } else {
+    container.replaceChildren(...options.map((option, index) => paymentChoice(option, index === 0)))
+    showChosenFields()
+  }
+  byId("step-payment").hidden = false
+}
+
+function paymentChoice(option: PaymentOption, checked: boolean): HTMLElement {
+  const inputId = `payment-option-${option.id}`
+  const fields = el("div", { class: "option-fields", id: `${inputId}-fields` })
+  option.renderFields(fields)
+  return el(
+    "div",
+    { class: "choice", "data-testid": inputId },
+    el("input", { type: "radio", name: "payment_option", id: inputId, value: option.id, checked }),
+    " ",
+    el("label", { for: inputId }, option.label),
+    el("span", { class: "hint" }, option.hint),
+    fields
+  )
+}
+
+function chosenOption(): PaymentOption | undefined {
+  const id = new FormData(byId<HTMLFormElement>("payment-form")).get("payment_option")
+  return PAYMENT_OPTIONS.find((option) => option.id === id)
+}
+
+function showChosenFields() {
+  const chosen = chosenOption()
+  for (const option of PAYMENT_OPTIONS) {
+    const fields = document.getElementById(`payment-option-${option.id}-fields`)
+    if (fields) {
+      fields.hidden = option !== chosen
+    }
+  }
+}
+
+async function pay() {
+  const option = chosenOption()
+  if (!option) {
+    throw new Error("Choose how you would like to pay.")
+  }
+  const start = await option.start(cart)
+  if (start.next === "redirect") {
+    location.assign(start.url)
+    return
+  }
+  const completion = await completeCart(cart.id)
+  if (completion.kind === "not-paid") {
+    throw new Error(completion.message)
+  }
+  location.assign(`/orders/${completion.order.id}`)
+}
+
+runPage("checkout-status", async () => {
+  const found = await currentCart()
+  showCartCount(found)
+  if (!found?.items?.length) {
+    byId("checkout-status").replaceChildren("Your cart is empty. ", el("a", { href: "/" }, "Browse the shop"), ".")
+    return
+  }
+  cart = found
+  byId("checkout-status").hidden = true
+  byId("checkout").hidden = false
+  showSummary()
+  fillAddress()
+  submitStep(byId("address-form"), "address-error", saveAddress)
+  submitStep(byId("shipping-form"), "shipping-error", saveShipping)
+  submitStep(byId("payment-form"), "payment-error", pay)
+  byId("payment-options").addEventListener("change", showChosenFields)
+
+  if (cart.email && cart.shipping_address?.address_1) {
+    await showShipping()
+    if (cart.shipping_methods?.length) {
+      await showPayment()
+      byId("step-payment").scrollIntoView()
+      byId("step-payment-title").setAttribute("tabindex", "-1")
+      byId("step-payment-title").focus()
+    }
+  }
+})

@@ -1,0 +1,34 @@
+import { storedCartId } from "../cart"
+import { completeCart } from "../complete-cart"
+import { byId } from "../element"
+import { runPage } from "../page"
+
+/**
+ * The hosted page sends the shopper here after paying, or after a
+ * convenience-store code or virtual account was issued: place the order and
+ * show its confirmation.
+ */
+function problem(title: string, message: string) {
+  byId("return-title").textContent = title
+  byId("return-status").hidden = true
+  byId("return-error").textContent = message
+  byId("return-problem").hidden = false
+}
+
+runPage("return-status", async () => {
+  const cartId = storedCartId()
+  if (!cartId) {
+    problem("No checkout in progress", "This browser has no cart waiting for a payment. If you have just paid, your order is placed and its confirmation is on its way by email.")
+    byId("retry-payment").hidden = true
+    return
+  }
+  const completion = await completeCart(cartId)
+  if (completion.kind === "order") {
+    location.replace(`/orders/${completion.order.id}`)
+    return
+  }
+  problem(
+    "We could not confirm your payment",
+    "The payment service has not confirmed a payment for this order: the payment page may have been left before paying, or the payment did not go through. Nothing was charged for it; you can pay again."
+  )
+})
