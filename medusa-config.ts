@@ -43,6 +43,20 @@ module.exports = defineConfig({
               einvoice: process.env.TW_EINVOICE === "true",
             },
           },
+          {
+            resolve: "./src/providers/embedded-card",
+            id: "embedded-card",
+            options: {
+              secretKey: process.env.TW_EMBEDDED_SECRET_KEY || "sk_sandbox_demo_shop_secret_0000001",
+              publishableKey: process.env.TW_EMBEDDED_PUBLISHABLE_KEY || "pk_sandbox_demo_shop_000001",
+              // Printed once by the webhook registration (the demo and the tests register one at start).
+              webhookSecrets: (process.env.TW_EMBEDDED_WEBHOOK_SECRETS || "").split(",").filter(Boolean),
+              apiBaseUrl: process.env.TW_EMBEDDED_API_URL || sandboxUrl,
+              sdkUrl: process.env.TW_EMBEDDED_SDK_URL || `${sandboxUrl}/sdk/v1.4.0/twpay.js`,
+              sdkIntegrity: process.env.TW_EMBEDDED_SDK_INTEGRITY || undefined,
+              storefrontUrl: process.env.STOREFRONT_URL || "http://localhost:8000",
+            },
+          },
         ],
       },
     },

@@ -7,6 +7,8 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process"
 import { mkdir, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import pg from "pg"
+import { registerWebhookEndpoint } from "../src/cli/webhook-endpoint"
+import { EmbeddedCardClient } from "../src/lib/embedded"
 import { startSandbox } from "../src/sandbox"
 import { startStorefront } from "../storefront/server"
 import { startPostgres } from "./postgres"
@@ -88,6 +90,11 @@ async function main() {
   stops.unshift(() => sandbox.close())
   log(`sandbox listening on ${sandbox.url}`)
 
+  // The store's embedded-card webhook endpoint, registered as a merchant would; its secret is shown once.
+  const embeddedClient = new EmbeddedCardClient({ secretKey: sandbox.embedded.secretKey, baseUrl: sandbox.embedded.baseUrl })
+  const webhook = await registerWebhookEndpoint(embeddedClient, `${storeUrl}/hooks/payment/embedded-card_embedded-card`)
+  await embeddedClient.close()
+
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: "development",
@@ -96,6 +103,8 @@ async function main() {
     MEDUSA_DISABLE_TELEMETRY: "true",
     TW_SANDBOX_URL: sandbox.url,
     STOREFRONT_URL: storefrontUrl,
+    TW_EMBEDDED_WEBHOOK_SECRETS: webhook.secret,
+    TW_EMBEDDED_SDK_INTEGRITY: sandbox.embedded.sdkIntegrity,
   }
   log("running migrations")
   medusa(["db:migrate"], env)

@@ -2,6 +2,8 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { createApiKeysWorkflow, createCartWorkflow, createRegionsWorkflow, createSalesChannelsWorkflow, createUserAccountWorkflow, linkSalesChannelsToApiKeyWorkflow } from "@medusajs/medusa/core-flows"
 import { request } from "undici"
+import { registerWebhookEndpoint, type RegisteredEndpoint } from "../../src/cli/webhook-endpoint"
+import { EmbeddedCardClient } from "../../src/lib/embedded"
 import { startSandbox, type SandboxHandle } from "../../src/sandbox"
 
 /**
@@ -17,13 +19,25 @@ export const THREE_DS_CARD = "4000000000003006"
 export const REFUND_REJECTED_CARD = "4000000000008005"
 export const STOREFRONT = "http://localhost:8000"
 
-/** Starts the sandbox before the app boots (top-level hooks run before the runner's). */
+export const EMBEDDED_PROVIDER_ID = "pp_embedded-card_embedded-card"
+export const EMBEDDED_HOOK_PATH = "/hooks/payment/embedded-card_embedded-card"
+
+/**
+ * Starts the sandbox before the app boots (top-level hooks run before the
+ * runner's), and registers the store's embedded webhook endpoint so that the
+ * app boots with its signing secret, as a merchant would configure it.
+ */
 export function useSandbox() {
-  const state: { sandbox?: SandboxHandle } = {}
+  const state: { sandbox?: SandboxHandle; webhook?: RegisteredEndpoint } = {}
   beforeAll(async () => {
-    state.sandbox = await startSandbox({ tickMs: 100, notificationTimeoutMs: 3_000 })
+    state.sandbox = await startSandbox({ tickMs: 100, notificationTimeoutMs: 3_000, webhookTimeoutMs: 3_000 })
     process.env.TW_SANDBOX_URL = state.sandbox.url
     process.env.STOREFRONT_URL = STOREFRONT
+    const client = new EmbeddedCardClient({ secretKey: state.sandbox.embedded.secretKey, baseUrl: state.sandbox.embedded.baseUrl })
+    // The app's address is known only once it runs: `seedStore` points the endpoint at it.
+    state.webhook = await registerWebhookEndpoint(client, "http://localhost:9/hooks/payment/embedded-card_embedded-card")
+    await client.close()
+    process.env.TW_EMBEDDED_WEBHOOK_SECRETS = state.webhook.secret
   })
   afterAll(async () => {
     await state.sandbox?.close()
@@ -34,6 +48,12 @@ export function useSandbox() {
         throw new Error("sandbox not started")
       }
       return state.sandbox
+    },
+    get webhook(): RegisteredEndpoint {
+      if (!state.webhook) {
+        throw new Error("sandbox not started")
+      }
+      return state.webhook
     },
   }
 }
@@ -58,12 +78,27 @@ export interface Store {
   headers: { "x-publishable-api-key": string }
 }
 
-/** A TWD region with the hosted provider, a sales channel and its publishable key; the sandbox notifies this app. */
-export async function seedStore(container: MedusaContainer, sandbox: SandboxHandle, appUrl: string): Promise<Store> {
-  await control(sandbox, "POST", "/reset")
+/**
+ * A TWD region with both providers, a sales channel and its publishable key;
+ * the sandbox notifies this app. `reset` clears the sandbox first (the
+ * embedded tests keep it: a reset would delete the registered webhook endpoint).
+ */
+export async function seedStore(container: MedusaContainer, sandbox: SandboxHandle, appUrl: string, { reset = true } = {}): Promise<Store> {
+  if (reset) {
+    await control(sandbox, "POST", "/reset")
+  } else {
+    const { webhookEndpoints } = await control(sandbox, "GET", "/webhook-endpoints")
+    for (const endpoint of webhookEndpoints as Array<{ id: string }>) {
+      await fetch(`${sandbox.embedded.baseUrl}/v1/webhooks/${endpoint.id}`, {
+        method: "PATCH",
+        headers: { authorization: `Bearer ${sandbox.embedded.secretKey}`, "content-type": "application/json" },
+        body: JSON.stringify({ url: `${appUrl}${EMBEDDED_HOOK_PATH}`, status: "enabled" }),
+      })
+    }
+  }
   await control(sandbox, "PATCH", `/merchants/${sandbox.defaultMerchant.merchantId}`, { notifyUrl: `${appUrl}${HOOK_PATH}` })
   const { result: regions } = await createRegionsWorkflow(container).run({
-    input: { regions: [{ name: "Taiwan", currency_code: "twd", countries: ["tw"], payment_providers: [PROVIDER_ID] }] },
+    input: { regions: [{ name: "Taiwan", currency_code: "twd", countries: ["tw"], payment_providers: [PROVIDER_ID, EMBEDDED_PROVIDER_ID] }] },
   })
   const { result: channels } = await createSalesChannelsWorkflow(container).run({ input: { salesChannelsData: [{ name: "Web" }] } })
   const { result: keys } = await createApiKeysWorkflow(container).run({
@@ -97,16 +132,47 @@ export async function createCart(container: MedusaContainer, store: Store, amoun
 type Api = any
 
 /** Payment collection and a hosted-checkout session for a cart, through the store API. */
-export async function startPayment(api: Api, store: Store, cartId: string, data: Record<string, unknown> = {}) {
+export async function startPayment(api: Api, store: Store, cartId: string, data: Record<string, unknown> = {}, providerId = PROVIDER_ID) {
   const { data: collectionRes } = await api.post("/store/payment-collections", { cart_id: cartId }, { headers: store.headers })
   const collectionId: string = collectionRes.payment_collection.id
   const { data: sessionRes } = await api.post(
     `/store/payment-collections/${collectionId}/payment-sessions`,
-    { provider_id: PROVIDER_ID, data },
+    { provider_id: providerId, data },
     { headers: store.headers }
   )
-  const session = sessionRes.payment_collection.payment_sessions.find((s: { provider_id: string }) => s.provider_id === PROVIDER_ID)
-  return { collectionId, session: session as { id: string; status: string; data: Record<string, unknown> & { checkoutUrl: string; transactionId: string; transactionHid: string } } }
+  const session = sessionRes.payment_collection.payment_sessions.find((s: { provider_id: string }) => s.provider_id === providerId)
+  return {
+    collectionId,
+    session: session as {
+      id: string
+      status: string
+      data: Record<string, unknown> & { checkoutUrl: string; transactionId: string; transactionHid: string; paymentIntentId: string; clientSecret: string }
+    },
+  }
+}
+
+/**
+ * What the SDK's card frame does, without a browser: tokenize the card and
+ * confirm the intent with the publishable key from the storefront's origin.
+ * Returns the confirm answer (the intent, or the 402 error body).
+ */
+export async function confirmCard(sandbox: SandboxHandle, clientSecret: string, number: string) {
+  const headers = {
+    authorization: `Bearer ${sandbox.embedded.publishableKey}`,
+    "content-type": "application/json",
+    origin: STOREFRONT,
+  }
+  const token = await fetch(`${sandbox.embedded.baseUrl}/v1/tokens`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ card: { number, expMonth: 12, expYear: 2034, cvc: "123" } }),
+  }).then((r) => r.json())
+  const res = await fetch(`${sandbox.embedded.baseUrl}/v1/confirm`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ clientSecret, token: token.data.id }),
+  })
+  return { status: res.status, body: await res.json() }
 }
 
 /** The shopper submits the hosted page (as a browser form would); returns the redirect target. */

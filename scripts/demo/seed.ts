@@ -23,7 +23,7 @@ import {
 export const DEMO_REGION = "Taiwan"
 
 /** Payment providers enabled for the demo region. */
-const PAYMENT_PROVIDERS = ["pp_hosted-checkout_hosted-checkout", "pp_system_default"]
+const PAYMENT_PROVIDERS = ["pp_hosted-checkout_hosted-checkout", "pp_embedded-card_embedded-card", "pp_system_default"]
 
 const PRODUCTS = [
   { title: "Oolong Tea, 150 g", handle: "oolong-tea", sku: "TEA-OOLONG-150", price: 680, description: "High-mountain oolong from Alishan." },

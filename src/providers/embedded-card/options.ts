@@ -12,10 +12,12 @@ export const embeddedCardOptionsSchema = z.strictObject({
   /**
    * Signing secret(s) of the store's webhook endpoint. During a rotation list
    * the new and the old one: a delivery signed with either is accepted.
+   * Without one every webhook is rejected (a warning says so at boot).
    */
   webhookSecrets: z
-    .union([webhookSecret, z.array(webhookSecret).min(1).max(4)])
-    .transform((s) => (Array.isArray(s) ? s : [s])),
+    .union([webhookSecret, z.array(webhookSecret).max(4)])
+    .optional()
+    .transform((s) => (s === undefined ? [] : Array.isArray(s) ? s : [s])),
   /** API base URL, without `/v1`. */
   apiBaseUrl: absoluteUrl,
   /** The browser SDK the storefront loads (the version-pinned path in production). */

@@ -44,7 +44,12 @@ export class EmbeddedCardProviderService extends TwPaymentProvider<EmbeddedCardO
   readonly #events = new EventResults<WebhookActionResult>()
 
   static override validateOptions(options: Record<string, unknown>): void {
-    parseEmbeddedCardOptions(options)
+    if (!parseEmbeddedCardOptions(options).webhookSecrets.length) {
+      console.warn(
+        "medusa-payment-tw embedded-card: no `webhookSecrets` configured, so every webhook will be rejected and payments settle only through the reconciliation job. " +
+          "Register the store's webhook endpoint (npx medusa-payment-tw-register-webhook) and set the secret it prints."
+      )
+    }
   }
 
   constructor(cradle: Record<string, unknown>, options: EmbeddedCardOptions) {
