@@ -1,0 +1,111 @@
+import { PaymentActions, PaymentSessionStatus } from "@medusajs/framework/utils"
+import { PAYMENT_INTENT_STATUSES } from "../../../lib/embedded"
+import { EventResults } from "../event-results"
+import { parseEmbeddedCardOptions } from "../options"
+import { EmbeddedCardProviderService } from "../service"
+import { parseStorefrontData } from "../session-data"
+import { FINAL, SESSION_STATUS, WEBHOOK_ACTION } from "../status-map"
+
+const valid = {
+  secretKey: "sk_" + "a".repeat(32),
+  publishableKey: "pk_" + "b".repeat(24),
+  webhookSecrets: "whsec_" + "c".repeat(48),
+  apiBaseUrl: "https://embed.pay.test",
+  sdkUrl: "https://js.pay.test/v1.4.0/twpay.js",
+  storefrontUrl: "https://shop.test",
+}
+
+describe("embedded-card status mapping", () => {
+  it.each([
+    ["created", PaymentSessionStatus.REQUIRES_MORE, PaymentActions.NOT_SUPPORTED],
+    ["requiresPaymentMethod", PaymentSessionStatus.REQUIRES_MORE, PaymentActions.REQUIRES_MORE],
+    ["requiresAction", PaymentSessionStatus.REQUIRES_MORE, PaymentActions.REQUIRES_MORE],
+    ["processing", PaymentSessionStatus.PENDING_AUTHORIZATION, PaymentActions.PENDING_AUTHORIZATION],
+    ["succeeded", PaymentSessionStatus.CAPTURED, PaymentActions.SUCCESSFUL],
+    ["failed", PaymentSessionStatus.ERROR, PaymentActions.FAILED],
+    ["canceled", PaymentSessionStatus.CANCELED, PaymentActions.CANCELED],
+  ] as const)("%s -> session %s, webhook action %s", (status, session, action) => {
+    expect(SESSION_STATUS[status]).toBe(session)
+    expect(WEBHOOK_ACTION[status]).toBe(action)
+  })
+
+  it("covers every intent status of spec 3.1; the final ones are final", () => {
+    expect(Object.keys(SESSION_STATUS).sort()).toEqual([...PAYMENT_INTENT_STATUSES].sort())
+    expect(Object.keys(WEBHOOK_ACTION).sort()).toEqual([...PAYMENT_INTENT_STATUSES].sort())
+    expect([...FINAL].sort()).toEqual(["canceled", "failed", "succeeded"])
+  })
+})
+
+describe("embedded-card options", () => {
+  it("accepts one secret or several (rotation) and fills defaults", () => {
+    expect(parseEmbeddedCardOptions(valid)).toMatchObject({ webhookSecrets: [valid.webhookSecrets], returnPath: "/checkout/card/return" })
+    const rotating = parseEmbeddedCardOptions({ ...valid, webhookSecrets: [valid.webhookSecrets, "whsec_" + "d".repeat(48)] })
+    expect(rotating.webhookSecrets).toHaveLength(2)
+  })
+
+  it.each([
+    [{ ...valid, secretKey: valid.publishableKey }, "secretKey"],
+    [{ ...valid, publishableKey: valid.secretKey }, "publishableKey"],
+    [{ ...valid, webhookSecrets: "whsec_short" }, "webhookSecrets"],
+    [{ ...valid, apiBaseUrl: "nope" }, "apiBaseUrl"],
+    [{ ...valid, sdkIntegrity: "md5-x" }, "sdkIntegrity"],
+  ])("refuses bad options at boot, naming them without their values (%#)", (options, field) => {
+    let message = ""
+    try {
+      EmbeddedCardProviderService.validateOptions(options)
+    } catch (error) {
+      message = (error as Error).message
+    }
+    expect(message).toContain(field)
+    expect(message).not.toContain(valid.secretKey)
+    expect(message).not.toContain(valid.webhookSecrets)
+  })
+
+  it("boots without a webhook secret but warns that webhooks will be rejected", () => {
+    const warn = jest.spyOn(console, "warn").mockImplementation(() => undefined)
+    EmbeddedCardProviderService.validateOptions({ ...valid, webhookSecrets: undefined })
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining("every webhook will be rejected"))
+    warn.mockRestore()
+  })
+})
+
+describe("embedded-card storefront data", () => {
+  it("accepts only the session id and a storefront path", () => {
+    expect(parseStorefrontData({ session_id: "payses_1", return_path: "/thanks" })).toEqual({ session_id: "payses_1", return_path: "/thanks" })
+    expect(() => parseStorefrontData({ session_id: "payses_1", amount: 1 })).toThrow(/amount/)
+    expect(() => parseStorefrontData({ session_id: "payses_1", paymentIntentId: "pi_x" })).toThrow(/paymentIntentId/)
+    expect(() => parseStorefrontData({ session_id: "payses_1", return_path: "https://evil.test" })).toThrow(/return_path/)
+  })
+})
+
+describe("EventResults", () => {
+  it("computes once per event id and shares the result", async () => {
+    const results = new EventResults<string>()
+    const compute = jest.fn(async () => "captured")
+    await expect(Promise.all([results.once("evt_1", compute), results.once("evt_1", compute)])).resolves.toEqual(["captured", "captured"])
+    await results.once("evt_1", compute)
+    expect(compute).toHaveBeenCalledTimes(1)
+    await results.once("evt_2", compute)
+    expect(compute).toHaveBeenCalledTimes(2)
+  })
+
+  it("forgets a failed computation so the next delivery tries again", async () => {
+    const results = new EventResults<string>()
+    await expect(results.once("evt_1", async () => Promise.reject(new Error("down")))).rejects.toThrow("down")
+    await new Promise((resolve) => setImmediate(resolve))
+    await expect(results.once("evt_1", async () => "ok")).resolves.toBe("ok")
+  })
+
+  it("expires entries and stays bounded", async () => {
+    const results = new EventResults<number>(1000, 2)
+    let calls = 0
+    const compute = async () => ++calls
+    await results.once("a", compute, 0)
+    await results.once("a", compute, 2000)
+    expect(calls).toBe(2)
+    await results.once("b", compute, 2000)
+    await results.once("c", compute, 2000)
+    await results.once("a", compute, 2000)
+    expect(calls).toBe(5)
+  })
+})
