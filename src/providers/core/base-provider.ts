@@ -1,5 +1,13 @@
-import type { Logger } from "@medusajs/framework/types"
-import { AbstractPaymentProvider } from "@medusajs/framework/utils"
+import type {
+  AuthorizePaymentInput,
+  AuthorizePaymentOutput,
+  GetPaymentStatusInput,
+  GetPaymentStatusOutput,
+  Logger,
+  RetrievePaymentInput,
+  RetrievePaymentOutput,
+} from "@medusajs/framework/types"
+import { AbstractPaymentProvider, MedusaError, type PaymentSessionStatus } from "@medusajs/framework/utils"
 import { toTwd } from "./money"
 import { findSession, otherPaidSession, type SessionRecord } from "./sessions"
 
@@ -15,11 +23,19 @@ export interface ServiceRecord {
 }
 
 /**
- * What the two providers share around a fresh read: finding the session a
- * payment claims to belong to, refusing what does not match, and returning
- * money paid for a session the store no longer uses.
+ * What the two providers share around a fresh read of the service: every
+ * status question is answered from a read checked against the session,
+ * notifications are matched to the session they claim, and money paid for a
+ * session the store no longer uses is returned.
+ *
+ * `TSession` is the provider's own session data, `TRecord` what it reads
+ * from the service (a transaction, a payment intent).
  */
-export abstract class TwPaymentProvider<TOptions extends Record<string, unknown>> extends AbstractPaymentProvider<TOptions> {
+export abstract class TwPaymentProvider<
+  TOptions extends Record<string, unknown>,
+  TSession extends { session_id: string },
+  TRecord,
+> extends AbstractPaymentProvider<TOptions> {
   protected readonly logger_: Logger
   protected readonly cradle_: Record<string, unknown>
   /** Orphan refunds under way, so that concurrent deliveries refund once. */
@@ -31,8 +47,34 @@ export abstract class TwPaymentProvider<TOptions extends Record<string, unknown>
     this.logger_ = cradle.logger as Logger
   }
 
+  /** The provider's fields of session or payment data; a clear error when they are missing. */
+  protected abstract readSession(data: unknown): TSession
+  /** A fresh read of the service, refused when it does not belong to the session. */
+  protected abstract retrieveChecked(session: TSession): Promise<TRecord>
+  /** The explicit status table of the provider. */
+  protected abstract sessionStatus(record: TRecord): PaymentSessionStatus
+  /** Session data updated with the facts of a fresh read. */
+  protected abstract withFacts(data: Record<string, unknown> | undefined, record: TRecord): Record<string, unknown>
   /** Returns money paid for a session the store no longer uses; implemented per API. */
   protected abstract refundOrphanNow(record: ServiceRecord, why: string): Promise<void>
+
+  async authorizePayment({ data, context }: AuthorizePaymentInput): Promise<AuthorizePaymentOutput> {
+    const session = this.readSession(data)
+    if (context?.idempotency_key && context.idempotency_key !== session.session_id) {
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "The payment data belongs to another payment session.")
+    }
+    const record = await this.retrieveChecked(session)
+    return { status: this.sessionStatus(record), data: this.withFacts(data, record) }
+  }
+
+  async getPaymentStatus({ data }: GetPaymentStatusInput): Promise<GetPaymentStatusOutput> {
+    const record = await this.retrieveChecked(this.readSession(data))
+    return { status: this.sessionStatus(record), data: this.withFacts(data, record) }
+  }
+
+  async retrievePayment({ data }: RetrievePaymentInput): Promise<RetrievePaymentOutput> {
+    return { data: this.withFacts(data, await this.retrieveChecked(this.readSession(data))) }
+  }
 
   protected refundOrphan(record: ServiceRecord, why: string): Promise<void> {
     const running = this.#orphanRefunds.get(record.id)

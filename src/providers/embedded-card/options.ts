@@ -1,7 +1,5 @@
 import { z } from "zod"
-import { describeIssues } from "../../lib/http/validate"
-
-const absoluteUrl = z.url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" })
+import { absoluteUrl, parseOptions, reconciliationSchema, timeoutsSchema } from "../core/options"
 const webhookSecret = z.string().regex(/^whsec_\S{48}$/, "must be a whsec_ signing secret of 54 characters")
 
 export const embeddedCardOptionsSchema = z.strictObject({
@@ -29,30 +27,13 @@ export const embeddedCardOptionsSchema = z.strictObject({
   returnPath: z.string().regex(/^\/[^?#]*$/, "must be a path starting with /").default("/checkout/card/return"),
   /** Shown on the shopper's statement and in the service's console. */
   description: z.string().max(1000).optional(),
-  timeouts: z
-    .strictObject({
-      connectMs: z.int().positive().optional(),
-      headersMs: z.int().positive().optional(),
-      bodyMs: z.int().positive().optional(),
-    })
-    .optional(),
-  reconciliation: z
-    .strictObject({
-      enabled: z.boolean().default(true),
-      maxPerRun: z.int().min(1).max(1000).default(50),
-      requestsPerSecond: z.number().positive().max(50).default(5),
-    })
-    .prefault({}),
+  timeouts: timeoutsSchema,
+  reconciliation: reconciliationSchema,
 })
 
 export type EmbeddedCardOptions = z.input<typeof embeddedCardOptionsSchema>
 export type ResolvedEmbeddedCardOptions = z.output<typeof embeddedCardOptionsSchema>
 
-/** Parses the provider options; the error names wrong options, never their values. */
 export function parseEmbeddedCardOptions(options: unknown): ResolvedEmbeddedCardOptions {
-  const result = embeddedCardOptionsSchema.safeParse(options ?? {})
-  if (!result.success) {
-    throw new Error(`medusa-payment-tw embedded-card: invalid provider options: ${describeIssues(result.error.issues)}`)
-  }
-  return result.data
+  return parseOptions(embeddedCardOptionsSchema, options, "embedded-card")
 }

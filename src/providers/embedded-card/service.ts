@@ -1,21 +1,15 @@
 import type {
-  AuthorizePaymentInput,
-  AuthorizePaymentOutput,
   CancelPaymentInput,
   CancelPaymentOutput,
   CapturePaymentInput,
   CapturePaymentOutput,
   DeletePaymentInput,
   DeletePaymentOutput,
-  GetPaymentStatusInput,
-  GetPaymentStatusOutput,
   InitiatePaymentInput,
   InitiatePaymentOutput,
   ProviderWebhookPayload,
   RefundPaymentInput,
   RefundPaymentOutput,
-  RetrievePaymentInput,
-  RetrievePaymentOutput,
   UpdatePaymentInput,
   UpdatePaymentOutput,
   WebhookActionResult,
@@ -36,7 +30,7 @@ import { SESSION_STATUS, WEBHOOK_ACTION } from "./status-map"
  * intents confirmed in the browser by the SDK, signed webhooks, idempotent
  * creates and partial refunds.
  */
-export class EmbeddedCardProviderService extends TwPaymentProvider<EmbeddedCardOptions> {
+export class EmbeddedCardProviderService extends TwPaymentProvider<EmbeddedCardOptions, EmbeddedSessionData, PaymentIntent> {
   static override identifier = "embedded-card"
 
   protected readonly options_: ResolvedEmbeddedCardOptions
@@ -81,24 +75,6 @@ export class EmbeddedCardProviderService extends TwPaymentProvider<EmbeddedCardO
     const key = context?.idempotency_key ? `${context.idempotency_key}:${twd}` : undefined
     const sessionData = await this.createIntent(twd, current.session_id, undefined, key)
     return { data: { ...sessionData }, status: PaymentSessionStatus.REQUIRES_MORE }
-  }
-
-  async authorizePayment({ data, context }: AuthorizePaymentInput): Promise<AuthorizePaymentOutput> {
-    const session = readSessionData(data)
-    if (context?.idempotency_key && context.idempotency_key !== session.session_id) {
-      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "The payment data belongs to another payment session.")
-    }
-    const intent = await this.retrieveChecked(session)
-    return { status: SESSION_STATUS[intent.status], data: this.withFacts(data, intent) }
-  }
-
-  async getPaymentStatus({ data }: GetPaymentStatusInput): Promise<GetPaymentStatusOutput> {
-    const intent = await this.retrieveChecked(readSessionData(data))
-    return { status: SESSION_STATUS[intent.status], data: this.withFacts(data, intent) }
-  }
-
-  async retrievePayment({ data }: RetrievePaymentInput): Promise<RetrievePaymentOutput> {
-    return { data: this.withFacts(data, await this.retrieveChecked(readSessionData(data))) }
   }
 
   /** Intents are captured when they succeed; capturing only confirms it. */
@@ -309,6 +285,14 @@ export class EmbeddedCardProviderService extends TwPaymentProvider<EmbeddedCardO
       throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Payment intent ${intent.id} does not match this payment session (${problem}).`)
     }
     return intent
+  }
+
+  protected readSession(data: unknown): EmbeddedSessionData {
+    return readSessionData(data)
+  }
+
+  protected sessionStatus(intent: PaymentIntent) {
+    return SESSION_STATUS[intent.status]
   }
 
   protected withFacts(data: Record<string, unknown> | undefined, intent: PaymentIntent): Record<string, unknown> {

@@ -1,15 +1,12 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
 import { describeIssues } from "../../lib/http/validate"
+import { storefrontPath } from "../core/options"
 
 /** What a storefront may send when it creates a session; anything else is refused. */
 const storefrontDataSchema = z.strictObject({
   session_id: z.string().min(1),
-  return_path: z
-    .string()
-    .max(200)
-    .regex(/^\/(?!\/)[^?#\\]*$/, "must be a path on the storefront (starting with a single /, no query)")
-    .optional(),
+  return_path: storefrontPath.optional(),
 })
 export type StorefrontData = z.output<typeof storefrontDataSchema>
 

@@ -1,10 +1,9 @@
 import { z } from "zod"
-import { describeIssues } from "../../lib/http/validate"
+import { absoluteUrl, parseOptions, reconciliationSchema, timeoutsSchema } from "../core/options"
 
 export const PAYMENT_METHODS = ["card", "cvs", "atm", "linePay"] as const
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number]
 
-const absoluteUrl = z.url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" })
 const path = z.string().regex(/^\/[^?#]*$/, "must be a path starting with / and without query or fragment")
 
 export const hostedCheckoutOptionsSchema = z.strictObject({
@@ -30,36 +29,13 @@ export const hostedCheckoutOptionsSchema = z.strictObject({
   einvoice: z.boolean().default(false),
   /** Text of the single product line sent with each checkout. */
   productDescription: z.string().min(1).max(100).default("Order"),
-  timeouts: z
-    .strictObject({
-      connectMs: z.int().positive().optional(),
-      headersMs: z.int().positive().optional(),
-      bodyMs: z.int().positive().optional(),
-    })
-    .optional(),
-  reconciliation: z
-    .strictObject({
-      /** Run the scheduled re-read of unsettled sessions. */
-      enabled: z.boolean().default(true),
-      /** Sessions re-read per run at most. */
-      maxPerRun: z.int().min(1).max(1000).default(50),
-      /** Upper bound of API reads per second during a run. */
-      requestsPerSecond: z.number().positive().max(50).default(5),
-    })
-    .prefault({}),
+  timeouts: timeoutsSchema,
+  reconciliation: reconciliationSchema,
 })
 
 export type HostedCheckoutOptions = z.input<typeof hostedCheckoutOptionsSchema>
 export type ResolvedHostedCheckoutOptions = z.output<typeof hostedCheckoutOptionsSchema>
 
-/**
- * Parses the provider options; throws one readable error naming every wrong
- * option (never their values: they include the API token).
- */
 export function parseHostedCheckoutOptions(options: unknown): ResolvedHostedCheckoutOptions {
-  const result = hostedCheckoutOptionsSchema.safeParse(options ?? {})
-  if (!result.success) {
-    throw new Error(`medusa-payment-tw hosted-checkout: invalid provider options: ${describeIssues(result.error.issues)}`)
-  }
-  return result.data
+  return parseOptions(hostedCheckoutOptionsSchema, options, "hosted-checkout")
 }

@@ -1,22 +1,16 @@
 import type {
-  AuthorizePaymentInput,
-  AuthorizePaymentOutput,
   CancelPaymentInput,
   CancelPaymentOutput,
   CapturePaymentInput,
   CapturePaymentOutput,
   DeletePaymentInput,
   DeletePaymentOutput,
-  GetPaymentStatusInput,
-  GetPaymentStatusOutput,
   InitiatePaymentInput,
   InitiatePaymentOutput,
   PaymentCustomerDTO,
   ProviderWebhookPayload,
   RefundPaymentInput,
   RefundPaymentOutput,
-  RetrievePaymentInput,
-  RetrievePaymentOutput,
   UpdatePaymentInput,
   UpdatePaymentOutput,
   WebhookActionResult,
@@ -57,7 +51,7 @@ export const REMITTANCE_ROUTE = "/admin/tw-payments/{payment_id}/remittance"
  * Apple Pay. Notifications are unsigned, so every decision is made on a fresh
  * read of the transaction, checked against the session it claims to belong to.
  */
-export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheckoutOptions> {
+export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheckoutOptions, HostedSessionData, Transaction> {
   static override identifier = "hosted-checkout"
 
   protected readonly options_: ResolvedHostedCheckoutOptions
@@ -101,32 +95,13 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
     return { data: { ...sessionData }, status: PaymentSessionStatus.REQUIRES_MORE }
   }
 
-  async authorizePayment({ data, context }: AuthorizePaymentInput): Promise<AuthorizePaymentOutput> {
-    const session = readSessionData(data)
-    if (context?.idempotency_key && context.idempotency_key !== session.session_id) {
-      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "The payment data belongs to another payment session.")
-    }
-    const tx = await this.retrieveChecked(session)
-    return { status: SESSION_STATUS[tx.status], data: { ...data, ...transactionFacts(tx) } }
-  }
-
-  async getPaymentStatus({ data }: GetPaymentStatusInput): Promise<GetPaymentStatusOutput> {
-    const tx = await this.retrieveChecked(readSessionData(data))
-    return { status: SESSION_STATUS[tx.status], data: { ...data, ...transactionFacts(tx) } }
-  }
-
-  async retrievePayment({ data }: RetrievePaymentInput): Promise<RetrievePaymentOutput> {
-    const tx = await this.retrieveChecked(readSessionData(data))
-    return { data: { ...data, ...transactionFacts(tx) } }
-  }
-
   /** The service captures when it charges: capturing only confirms the money is there. */
   async capturePayment({ data }: CapturePaymentInput): Promise<CapturePaymentOutput> {
     const tx = await this.retrieveChecked(readSessionData(data))
     if (!PAID.has(tx.status) && !tx.refundAmount) {
       throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Cannot capture: transaction ${tx.transactionHid} is ${tx.status}, not paid.`)
     }
-    return { data: { ...data, ...transactionFacts(tx) } }
+    return { data: this.withFacts(data, tx) }
   }
 
   async cancelPayment({ data }: CancelPaymentInput): Promise<CancelPaymentOutput> {
@@ -168,7 +143,7 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
 
     // A retried call for the refund already made (same Medusa refund id) is not a second refund.
     if (session.refund && session.refund.id === context?.idempotency_key && tx.refundAmount === session.refund.amount) {
-      return { data: { ...data, ...transactionFacts(tx) } }
+      return { data: this.withFacts(data, tx) }
     }
     if (tx.refundAmount || !PAID.has(tx.status)) {
       throw new MedusaError(
@@ -338,6 +313,18 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
       amount,
       status: "initiated",
     }
+  }
+
+  protected readSession(data: unknown): HostedSessionData {
+    return readSessionData(data)
+  }
+
+  protected sessionStatus(tx: Transaction) {
+    return SESSION_STATUS[tx.status]
+  }
+
+  protected withFacts(data: Record<string, unknown> | undefined, tx: Transaction): Record<string, unknown> {
+    return { ...data, ...transactionFacts(tx) }
   }
 
   /** Re-reads the transaction and refuses one that is not this session's. */

@@ -2,6 +2,7 @@ import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
 import { invoiceInfoSchema, type Transaction } from "../../lib/hosted"
 import { describeIssues } from "../../lib/http/validate"
+import { storefrontPath } from "../core/options"
 import { PAYMENT_METHODS } from "./options"
 
 /**
@@ -15,11 +16,7 @@ const storefrontDataSchema = z.strictObject({
   /** Methods to offer besides card; each must be allowed by the provider options. */
   methods: z.array(z.enum(PAYMENT_METHODS)).max(PAYMENT_METHODS.length).optional(),
   /** A storefront path to return to after paying, instead of the configured one. */
-  return_path: z
-    .string()
-    .max(200)
-    .regex(/^\/(?!\/)[^?#\\]*$/, "must be a path on the storefront (starting with a single /, no query)")
-    .optional(),
+  return_path: storefrontPath.optional(),
   /** E-invoice details, when the merchant issues e-invoices. */
   invoice: invoiceInfoSchema.optional(),
 })
