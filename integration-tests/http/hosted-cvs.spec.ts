@@ -94,6 +94,27 @@ medusaIntegrationTestRunner({
       })
     })
 
+    describe("hosted checkout: LINE Pay and Apple Pay", () => {
+      it("LINE Pay is paid at once and the order is captured", async () => {
+        const cart = await createCart(getContainer(), store, 880)
+        const { session } = await startPayment(api, store, cart.id, { methods: ["linePay"] })
+        expect(await payPage(session.data.checkoutUrl, { method: "linePay" })).toBe(`${STOREFRONT}/checkout/hosted/return`)
+        expect((await completeCart(api, store, cart.id)).data.type).toBe("order")
+        const order = await orderOfCart(getContainer(), cart.id)
+        expect(order!.payment_collections![0]!.payments![0]!.data).toMatchObject({ status: "charged", paymentMethod: "linePay" })
+        expect(order!.payment_collections![0]!.payments![0]!.captured_at).toBeTruthy()
+      })
+
+      it("Apple Pay (offered on a capable device) awaiting confirmation places the order awaiting payment", async () => {
+        const cart = await createCart(getContainer(), store, 990)
+        const { session } = await startPayment(api, store, cart.id)
+        await payPage(`${session.data.checkoutUrl}?applePay=1`, { method: "applePay", applePayDevice: "1", applePayOutcome: "pending" })
+        expect((await completeCart(api, store, cart.id)).data.type).toBe("order")
+        expect((await sessionOf(session.id)).data).toMatchObject({ status: "charging", paymentMethod: "applePay" })
+        expect((await orderOfCart(getContainer(), cart.id))!.payment_collections![0]!.status).toBe("awaiting")
+      })
+    })
+
     describe("the status mapping, row by row, through cart completion", () => {
       it("initiated -> requires_more: completing before paying is refused and changes nothing", async () => {
         const cart = await createCart(getContainer(), store, 300)
