@@ -17,6 +17,8 @@ export const PAGES: readonly PageDefinition[] = [
   // The two addresses the hosted-checkout provider sends the shopper back to (its successPath and failurePath).
   { name: "hosted-return", title: "Confirming your payment", path: /^\/checkout\/hosted\/return$/ },
   { name: "hosted-failed", title: "Payment failed", path: /^\/checkout\/hosted\/failed$/ },
+  // Where the card SDK sends the shopper after confirming (the embedded-card provider's returnUrl).
+  { name: "card-return", title: "Confirming your payment", path: /^\/checkout\/card\/return$/ },
   { name: "order", title: "Order confirmation", path: /^\/orders\/[A-Za-z0-9_]+$/ },
 ]
 

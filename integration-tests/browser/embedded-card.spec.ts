@@ -238,6 +238,7 @@ medusaIntegrationTestRunner({
       await shot("confirmation-awaiting")
       await expect(page.getAttribute('[data-testid="payment-state"]', "data-state")).resolves.toBe("awaiting")
       await expect(page.textContent('[data-testid="payment-state"]')).resolves.toBe("Awaiting payment")
+      await expect(page.textContent("#payment-explanation")).resolves.toContain("still processing your card payment")
 
       // The service settles the payment and sends a signed webhook; Medusa captures about 5 s later.
       await control(env.sandbox, "POST", `/payment-intents/${intentId}/processing-resolve`, { outcome: "succeeded" })

@@ -1,4 +1,5 @@
 import type { HttpTypes } from "@medusajs/types"
+import { EMBEDDED_CARD_PROVIDER_ID } from "./payment/embedded-session"
 import { HOSTED_CHECKOUT_PROVIDER_ID } from "./payment/hosted-checkout"
 
 /** What the shopper needs to pay a convenience-store code or a virtual account. */
@@ -12,6 +13,8 @@ export interface OrderPayment {
   state: PaymentState
   label: string
   method?: string
+  /** Said instead of the state's usual explanation. */
+  explanation?: string
   instructions?: PaymentInstructions
 }
 
@@ -77,14 +80,20 @@ function instructionsOf(info: unknown): PaymentInstructions | undefined {
 
 /**
  * The order's payment as the shopper should see it: Medusa's payment status,
- * and from the hosted-checkout session's public data the method and, while
- * unpaid, the convenience-store code or virtual account with its deadline.
+ * and from the payment session's public data the method and, for the hosted
+ * page while unpaid, the convenience-store code or virtual account with its
+ * deadline. The embedded card form only ever takes cards.
  */
 export function describeOrderPayment(order: HttpTypes.StoreOrder): OrderPayment {
   const state = stateOf(order)
   const sessions = (order.payment_collections ?? []).flatMap((collection) => collection.payment_sessions ?? [])
-  const hosted = sessions.filter((session) => session.provider_id === HOSTED_CHECKOUT_PROVIDER_ID).at(-1)
-  const data = (hosted?.data ?? {}) as HostedSessionData
+  const session = sessions.filter((s) => s.provider_id === HOSTED_CHECKOUT_PROVIDER_ID || s.provider_id === EMBEDDED_CARD_PROVIDER_ID).at(-1)
+  if (session?.provider_id === EMBEDDED_CARD_PROVIDER_ID) {
+    // Awaiting, for a card, means the service accepted the card and is still processing the payment.
+    const explanation = state === "awaiting" ? "The payment service is still processing your card payment. We ship your order once it is confirmed." : undefined
+    return { state, label: STATE_LABELS[state], method: METHOD_LABELS.card, explanation }
+  }
+  const data = (session?.data ?? {}) as HostedSessionData
   const method = data.paymentMethod ? (METHOD_LABELS[data.paymentMethod] ?? data.paymentMethod) : undefined
   return {
     state,

@@ -7,7 +7,7 @@ import { formatMoney } from "../money"
 import { renderLines, renderTotals } from "../order-summary"
 import { runPage, showCartCount } from "../page"
 import { PAYMENT_OPTIONS } from "../payment/options"
-import type { PaymentOption } from "../payment/payment-option"
+import type { PaymentCheckout, PaymentOption } from "../payment/payment-option"
 import { storeErrorMessage } from "../store-error"
 
 /**
@@ -17,6 +17,13 @@ import { storeErrorMessage } from "../store-error"
  */
 let cart: HttpTypes.StoreCart
 
+/** Per option, whether "Place order and pay" may be pressed now (a card form: only with complete card details). */
+const payable = new Map<string, boolean>()
+/** True while a payment is being started, so that no option re-enables the button meanwhile. */
+let paying = false
+/** A failure an option's return page sent the shopper back with: that option is chosen and the message shown. */
+let returned: { option: PaymentOption; message: string } | undefined
+
 const ADDRESS_FIELDS = ["first_name", "last_name", "phone", "postal_code", "city", "address_1", "country_code"] as const
 
 function showSummary() {
@@ -24,8 +31,8 @@ function showSummary() {
   renderTotals(byId("summary-totals"), cart, { shippingChosen: Boolean(cart.shipping_methods?.length) })
 }
 
-/** Runs a step's submission with its button disabled and its error line updated. */
-function submitStep(form: HTMLFormElement, errorId: string, work: () => Promise<void>) {
+/** Runs a step's submission with its button disabled and its error line updated; `enabled` says whether the button may be used afterwards. */
+function submitStep(form: HTMLFormElement, errorId: string, work: () => Promise<void>, enabled: () => boolean = () => true) {
   form.addEventListener("submit", (event) => {
     event.preventDefault()
     const button = form.querySelector<HTMLButtonElement>('button[type="submit"]')!
@@ -34,7 +41,7 @@ function submitStep(form: HTMLFormElement, errorId: string, work: () => Promise<
     work()
       .catch((error: unknown) => showMessage(byId(errorId), storeErrorMessage(error)))
       .finally(() => {
-        button.disabled = false
+        button.disabled = !enabled()
       })
   })
 }
@@ -94,26 +101,34 @@ async function saveShipping() {
   await showPayment()
 }
 
-/** Lists the payment options whose provider the cart's region enables; each draws its own fields. */
+/**
+ * Lists the payment options whose provider the cart's region enables. Each
+ * draws its own fields when it is first chosen, so a card form (and its
+ * payment session) is made only for a shopper who wants to pay by card.
+ */
 async function showPayment() {
   const { payment_providers } = await sdk.store.payment.listPaymentProviders({ region_id: cart.region_id! })
   const enabled = new Set(payment_providers.map((provider) => provider.id))
   const options = PAYMENT_OPTIONS.filter((option) => enabled.has(option.providerId))
   const container = byId("payment-options")
+  payable.clear()
   if (!options.length) {
     container.replaceChildren(el("p", { class: "error" }, "No payment method is available for this order."))
-    byId<HTMLButtonElement>("pay").disabled = true
   } else {
-    container.replaceChildren(...options.map((option, index) => paymentChoice(option, index === 0)))
+    const first = returned && options.includes(returned.option) ? returned.option : options[0]
+    container.replaceChildren(...options.map((option) => paymentChoice(option, option === first)))
     showChosenFields()
   }
+  if (returned) {
+    showMessage(byId("payment-error"), returned.message)
+    returned = undefined
+  }
+  refreshPayButton()
   byId("step-payment").hidden = false
 }
 
 function paymentChoice(option: PaymentOption, checked: boolean): HTMLElement {
   const inputId = `payment-option-${option.id}`
-  const fields = el("div", { class: "option-fields", id: `${inputId}-fields` })
-  option.renderFields(fields)
   return el(
     "div",
     { class: "choice", "data-testid": inputId },
@@ -121,7 +136,7 @@ function paymentChoice(option: PaymentOption, checked: boolean): HTMLElement {
     " ",
     el("label", { for: inputId }, option.label),
     el("span", { class: "hint" }, option.hint),
-    fields
+    el("div", { class: "option-fields", id: `${inputId}-fields` })
   )
 }
 
@@ -130,14 +145,42 @@ function chosenOption(): PaymentOption | undefined {
   return PAYMENT_OPTIONS.find((option) => option.id === id)
 }
 
+function canPay(): boolean {
+  const option = chosenOption()
+  return option !== undefined && payable.get(option.id) !== false
+}
+
+function refreshPayButton() {
+  byId<HTMLButtonElement>("pay").disabled = paying || !canPay()
+}
+
+/** What an option's fields may ask of this page. */
+function checkoutFor(option: PaymentOption): PaymentCheckout {
+  return {
+    get cart() {
+      return cart
+    },
+    setPayable(value: boolean) {
+      payable.set(option.id, value)
+      refreshPayButton()
+    },
+  }
+}
+
 function showChosenFields() {
   const chosen = chosenOption()
   for (const option of PAYMENT_OPTIONS) {
     const fields = document.getElementById(`payment-option-${option.id}-fields`)
-    if (fields) {
-      fields.hidden = option !== chosen
+    if (!fields) {
+      continue
+    }
+    fields.hidden = option !== chosen
+    if (option === chosen && !fields.dataset.drawn) {
+      fields.dataset.drawn = "true"
+      option.renderFields(fields, checkoutFor(option))
     }
   }
+  refreshPayButton()
 }
 
 async function pay() {
@@ -145,16 +188,34 @@ async function pay() {
   if (!option) {
     throw new Error("Choose how you would like to pay.")
   }
-  const start = await option.start(cart)
-  if (start.next === "redirect") {
-    location.assign(start.url)
-    return
+  paying = true
+  try {
+    const start = await option.start(cart)
+    if (start.next === "redirect") {
+      location.assign(start.url)
+      return
+    }
+    const completion = await completeCart(cart.id)
+    if (completion.kind === "not-paid") {
+      throw new Error(completion.message)
+    }
+    location.assign(`/orders/${completion.order.id}`)
+  } finally {
+    paying = false
   }
-  const completion = await completeCart(cart.id)
-  if (completion.kind === "not-paid") {
-    throw new Error(completion.message)
+}
+
+/** Reads (and removes from the address, so a reload does not repeat it) a failure an option's return page sent back. */
+function takeReturnedFailure() {
+  const query = new URLSearchParams(location.search)
+  for (const option of PAYMENT_OPTIONS) {
+    const message = option.returnedFailure?.(query)
+    if (message) {
+      returned = { option, message }
+      history.replaceState(null, "", location.pathname)
+      return
+    }
   }
-  location.assign(`/orders/${completion.order.id}`)
 }
 
 runPage("checkout-status", async () => {
@@ -165,13 +226,14 @@ runPage("checkout-status", async () => {
     return
   }
   cart = found
+  takeReturnedFailure()
   byId("checkout-status").hidden = true
   byId("checkout").hidden = false
   showSummary()
   fillAddress()
   submitStep(byId("address-form"), "address-error", saveAddress)
   submitStep(byId("shipping-form"), "shipping-error", saveShipping)
-  submitStep(byId("payment-form"), "payment-error", pay)
+  submitStep(byId("payment-form"), "payment-error", pay, canPay)
   byId("payment-options").addEventListener("change", showChosenFields)
 
   if (cart.email && cart.shipping_address?.address_1) {

@@ -48,7 +48,7 @@ function showPayment(payment: OrderPayment) {
     )
     instructions.hidden = false
   } else {
-    byId("payment-explanation").textContent = EXPLANATIONS[payment.state]
+    byId("payment-explanation").textContent = payment.explanation ?? EXPLANATIONS[payment.state]
     instructions.hidden = true
   }
   byId("payment-refresh").hidden = payment.state !== "awaiting"

@@ -7,6 +7,18 @@ export type PaymentStart =
   /** The payment was made on this page (an embedded card form): complete the cart now. */
   | { next: "complete-cart" }
 
+/** What an option's fields may ask of the checkout page. */
+export interface PaymentCheckout {
+  /** The cart being paid, as the checkout has it now. */
+  readonly cart: HttpTypes.StoreCart
+  /**
+   * Whether "Place order and pay" may be pressed while this option is chosen
+   * (yes until an option says otherwise): a card form says no until the card
+   * details are complete.
+   */
+  setPayable(payable: boolean): void
+}
+
 /**
  * One way to pay offered on the checkout page. The checkout lists every
  * option whose Medusa payment provider the cart's region enables, shows the
@@ -19,8 +31,18 @@ export interface PaymentOption {
   providerId: string
   label: string
   hint: string
-  /** Draws the option's own fields (shown while the option is selected). */
-  renderFields(container: HTMLElement): void
-  /** Creates the payment session and does whatever comes next; throws a message for the shopper on failure. */
+  /**
+   * Draws the option's own fields, the first time the shopper chooses the
+   * option after the payment step was drawn: an option that needs a payment
+   * session for its fields (a card form) creates it only when it is wanted.
+   */
+  renderFields(container: HTMLElement, checkout: PaymentCheckout): void
+  /** Creates or confirms the payment and says what comes next; throws a message for the shopper on failure. */
   start(cart: HttpTypes.StoreCart): Promise<PaymentStart>
+  /**
+   * The failure this option's return page sent the shopper back to the
+   * checkout with (in the address), as a message; undefined when there is none.
+   * The checkout then opens with this option chosen and the message shown.
+   */
+  returnedFailure?(query: URLSearchParams): string | undefined
 }
