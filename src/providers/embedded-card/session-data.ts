@@ -1,7 +1,6 @@
-import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
-import { describeIssues } from "../../lib/http/validate"
 import { storefrontPath } from "../core/options"
+import { parseSessionData } from "../core/session-data"
 
 /** What a storefront may send when it creates a session; anything else is refused. */
 const storefrontDataSchema = z.strictObject({
@@ -11,11 +10,7 @@ const storefrontDataSchema = z.strictObject({
 export type StorefrontData = z.output<typeof storefrontDataSchema>
 
 export function parseStorefrontData(data: unknown): StorefrontData {
-  const result = storefrontDataSchema.safeParse(data ?? {})
-  if (!result.success) {
-    throw new MedusaError(MedusaError.Types.INVALID_DATA, `Invalid payment session data: ${describeIssues(result.error.issues)}`)
-  }
-  return result.data
+  return parseSessionData(storefrontDataSchema, data, "Invalid payment session data")
 }
 
 /**
@@ -44,9 +39,5 @@ const storedSchema = z.looseObject({
 })
 
 export function readSessionData(data: unknown): EmbeddedSessionData {
-  const result = storedSchema.safeParse(data)
-  if (!result.success) {
-    throw new MedusaError(MedusaError.Types.INVALID_DATA, `This payment has no payment intent (${describeIssues(result.error.issues)})`)
-  }
-  return result.data as unknown as EmbeddedSessionData
+  return parseSessionData(storedSchema, data, "This payment has no payment intent") as unknown as EmbeddedSessionData
 }

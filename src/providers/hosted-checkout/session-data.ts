@@ -1,8 +1,7 @@
-import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
 import { invoiceInfoSchema, type Transaction } from "../../lib/hosted"
-import { describeIssues } from "../../lib/http/validate"
 import { storefrontPath } from "../core/options"
+import { parseSessionData } from "../core/session-data"
 import { PAYMENT_METHODS } from "./options"
 
 /**
@@ -23,11 +22,7 @@ const storefrontDataSchema = z.strictObject({
 export type StorefrontData = z.output<typeof storefrontDataSchema>
 
 export function parseStorefrontData(data: unknown): StorefrontData {
-  const result = storefrontDataSchema.safeParse(data ?? {})
-  if (!result.success) {
-    throw new MedusaError(MedusaError.Types.INVALID_DATA, `Invalid payment session data: ${describeIssues(result.error.issues)}`)
-  }
-  return result.data
+  return parseSessionData(storefrontDataSchema, data, "Invalid payment session data")
 }
 
 /**
@@ -76,14 +71,7 @@ const storedSchema = z.looseObject({
 
 /** Reads the provider's own fields back from session or payment data. */
 export function readSessionData(data: unknown): HostedSessionData {
-  const result = storedSchema.safeParse(data)
-  if (!result.success) {
-    throw new MedusaError(
-      MedusaError.Types.INVALID_DATA,
-      `This payment has no hosted-checkout transaction (${describeIssues(result.error.issues)})`
-    )
-  }
-  return result.data as unknown as HostedSessionData
+  return parseSessionData(storedSchema, data, "This payment has no hosted-checkout transaction") as unknown as HostedSessionData
 }
 
 /** The facts of a transaction worth keeping on the session and payment. */
