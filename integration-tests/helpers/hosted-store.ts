@@ -58,6 +58,26 @@ export function useSandbox() {
   }
 }
 
+/**
+ * The sandbox outlives the runner's database resets between tests: turn the
+ * store's webhook endpoint off after a test and let deliveries already on the
+ * way be processed, so one test's late events cannot land in the next test's
+ * database (where their sessions no longer exist and the provider would
+ * rightly refund them as orphans). `seedStore` turns it on again.
+ */
+export async function quietEmbeddedWebhooks(sandbox: SandboxHandle) {
+  const { webhookEndpoints } = await control(sandbox, "GET", "/webhook-endpoints")
+  for (const endpoint of webhookEndpoints as Array<{ id: string }>) {
+    await fetch(`${sandbox.embedded.baseUrl}/v1/webhooks/${endpoint.id}`, {
+      method: "PATCH",
+      headers: { authorization: `Bearer ${sandbox.embedded.secretKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ status: "disabled" }),
+    })
+  }
+  // Core processes a webhook event 5 s after it arrives.
+  await new Promise((resolve) => setTimeout(resolve, 6_000))
+}
+
 export async function control(sandbox: SandboxHandle, method: string, path: string, body?: unknown) {
   const res = await request(`${sandbox.controlUrl}${path}`, {
     method: method as "POST",

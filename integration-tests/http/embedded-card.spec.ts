@@ -10,6 +10,7 @@ import {
   EMBEDDED_PROVIDER_ID,
   orderOfCart,
   paymentsOf,
+  quietEmbeddedWebhooks,
   seedStore,
   startPayment,
   STOREFRONT,
@@ -38,6 +39,9 @@ medusaIntegrationTestRunner({
     let store: Store
     beforeEach(async () => {
       store = await seedStore(getContainer(), env.sandbox, api.defaults.baseURL, { reset: false })
+    })
+    afterEach(async () => {
+      await quietEmbeddedWebhooks(env.sandbox)
     })
 
     const start = (cartId: string) => startPayment(api, store, cartId, {}, EMBEDDED_PROVIDER_ID)

@@ -9,6 +9,7 @@ import {
   EMBEDDED_PROVIDER_ID,
   orderOfCart,
   paymentsOf,
+  quietEmbeddedWebhooks,
   seedStore,
   startPayment,
   useSandbox,
@@ -31,6 +32,9 @@ medusaIntegrationTestRunner({
     beforeEach(async () => {
       store = await seedStore(getContainer(), env.sandbox, api.defaults.baseURL, { reset: false })
       admin = await adminToken(api, getContainer())
+    })
+    afterEach(async () => {
+      await quietEmbeddedWebhooks(env.sandbox)
     })
 
     async function paidOrder(amount: number, cardNumber = SUCCESS) {

@@ -343,6 +343,9 @@ export class EmbeddedCardProviderService extends TwPaymentProvider<EmbeddedCardO
       // One key per intent: however often this runs, the service refunds once.
       { idempotencyKey: `medusa-orphan-${record.id}` }
     )
+    if (refund.status === "failed") {
+      throw new Error(`the service declined the refund (${refund.failureCode ?? "no reason given"}); refund it from the service's console`)
+    }
     this.logger_.warn(`embedded-card: refunded ${refund.amount} TWD of ${record.label} (${refund.status}): paid after ${why}`)
   }
 }
