@@ -1,6 +1,6 @@
-import { Agent, request } from "undici"
 import type { SandboxClock } from "./clock"
 import type { FaultRegistry, NotificationFault } from "./faults"
+import { Outbound } from "./outbound"
 import type { Scheduler } from "./scheduler"
 import type { Persistable } from "./state"
 
@@ -48,7 +48,6 @@ const ATTEMPT_JOB = "delivery.attempt"
 const RELEASE_JOB = "delivery.release"
 /** A notification held back by a `reorder` fault goes out after this long if nothing overtakes it. */
 const REORDER_RELEASE_SEC = 60
-const RESPONSE_BODY_LIMIT = 1000
 
 /**
  * Sends notifications as unsigned JSON POSTs with the API's retry policy, on the
@@ -61,8 +60,7 @@ export class Deliveries implements Persistable {
   private deliveries: Delivery[] = []
   private seq = 0
   private readonly policies = new Map<string, DeliveryPolicy>()
-  private readonly inFlight = new Set<AbortController>()
-  private readonly agent = new Agent({ keepAliveTimeout: 1_000, connections: 16 })
+  private readonly outbound = new Outbound()
 
   constructor(
     private readonly clock: SandboxClock,
@@ -182,32 +180,13 @@ export class Deliveries implements Persistable {
       timedOut: false,
       durationMs: 0,
     }
-    const started = Date.now()
-    const controller = new AbortController()
-    this.inFlight.add(controller)
-    const timer = setTimeout(() => {
-      attempt.timedOut = true
-      controller.abort()
-    }, policy.timeoutMs)
-    try {
-      // Only the content type: the service adds no signature, id or credential.
-      const res = await request(delivery.url, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: delivery.payload,
-        signal: controller.signal,
-        dispatcher: this.agent,
-      })
-      const answer = await res.body.text()
-      attempt.status = res.statusCode
-      attempt.responseBody = answer.slice(0, RESPONSE_BODY_LIMIT)
-    } catch (err) {
-      attempt.error = attempt.timedOut ? `no answer within ${policy.timeoutMs} ms` : describe(err)
-    } finally {
-      clearTimeout(timer)
-      this.inFlight.delete(controller)
-    }
-    attempt.durationMs = Date.now() - started
+    // Only the content type: the service adds no signature, id or credential.
+    const outcome = await this.outbound.post(delivery.url, { "content-type": "application/json" }, delivery.payload, policy.timeoutMs)
+    attempt.status = outcome.status
+    attempt.responseBody = outcome.body
+    attempt.error = outcome.error
+    attempt.timedOut = outcome.timedOut
+    attempt.durationMs = outcome.durationMs
     delivery.attempts.push(attempt)
     const ok = attempt.status !== undefined && attempt.status >= 200 && attempt.status < 300 && !attempt.timedOut
     if (ok) {
@@ -222,10 +201,7 @@ export class Deliveries implements Persistable {
 
   /** Abandons attempts in progress (shutdown). */
   async close(): Promise<void> {
-    for (const controller of this.inFlight) {
-      controller.abort()
-    }
-    await this.agent.destroy().catch(() => {})
+    await this.outbound.close()
   }
 
   dump(): unknown {
@@ -241,12 +217,4 @@ export class Deliveries implements Persistable {
   reset(): void {
     this.deliveries = []
   }
-}
-
-function describe(err: unknown): string {
-  if (err instanceof Error) {
-    const code = (err as { code?: unknown }).code
-    return typeof code === "string" ? `${code}: ${err.message}` : err.message
-  }
-  return String(err)
 }

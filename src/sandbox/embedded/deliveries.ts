@@ -1,5 +1,5 @@
-import { Agent, request } from "undici"
 import type { SandboxCore } from "../context"
+import { Outbound } from "../outbound"
 import type { Persistable } from "../state"
 import { JOBS, TIMINGS } from "./context"
 import type { EventRecord } from "./events"
@@ -27,7 +27,6 @@ import type { WebhookEndpoints } from "./webhooks"
 export const RETRY_DELAYS_SEC = [60, 300, 1800, 7200, 86400]
 export const RETRY_JITTER = 0.2
 const MAX_ATTEMPTS = RETRY_DELAYS_SEC.length + 1
-const RESPONSE_BODY_LIMIT = 1000
 
 export interface DeliveryAttemptRecord {
   id: string
@@ -64,8 +63,7 @@ export interface DeliveryRecord {
 export class WebhookDeliveries implements Persistable {
   readonly name = "embedded.deliveries"
   private deliveries = new Map<string, DeliveryRecord>()
-  private readonly inFlight = new Set<AbortController>()
-  private readonly agent = new Agent({ keepAliveTimeout: 1_000, connections: 16 })
+  private readonly outbound = new Outbound()
 
   constructor(
     private readonly core: SandboxCore,
@@ -146,26 +144,12 @@ export class WebhookDeliveries implements Persistable {
       timedOut: false,
       durationMs: 0,
     }
-    const started = Date.now()
-    const controller = new AbortController()
-    this.inFlight.add(controller)
-    const timer = setTimeout(() => {
-      record.timedOut = true
-      controller.abort()
-    }, this.timeoutMs)
-    try {
-      const res = await request(endpoint.url, { method: "POST", headers, body: delivery.payload, signal: controller.signal, dispatcher: this.agent })
-      const answer = await res.body.text()
-      record.responseStatus = res.statusCode
-      record.responseBody = answer.slice(0, RESPONSE_BODY_LIMIT)
-    } catch (err) {
-      record.error = record.timedOut ? `timeout: no answer within ${this.timeoutMs} ms` : describe(err)
-      record.responseStatus = null
-    } finally {
-      clearTimeout(timer)
-      this.inFlight.delete(controller)
-    }
-    record.durationMs = Date.now() - started
+    const outcome = await this.outbound.post(endpoint.url, headers, delivery.payload, this.timeoutMs)
+    record.responseStatus = outcome.status ?? null
+    record.responseBody = outcome.body
+    record.timedOut = outcome.timedOut
+    record.error = outcome.timedOut ? `timeout: ${outcome.error}` : outcome.error
+    record.durationMs = outcome.durationMs
     if (record.responseStatus !== null && (record.responseStatus < 200 || record.responseStatus > 299) && !record.error) {
       record.error = `HTTP ${record.responseStatus}`
     }
@@ -196,10 +180,7 @@ export class WebhookDeliveries implements Persistable {
 
   /** Abandons attempts in progress (shutdown). */
   async close(): Promise<void> {
-    for (const controller of this.inFlight) {
-      controller.abort()
-    }
-    await this.agent.destroy().catch(() => {})
+    await this.outbound.close()
   }
 
   dump(): unknown {
@@ -214,12 +195,4 @@ export class WebhookDeliveries implements Persistable {
   reset(): void {
     this.deliveries = new Map()
   }
-}
-
-function describe(err: unknown): string {
-  if (err instanceof Error) {
-    const code = (err as { code?: unknown }).code
-    return typeof code === "string" ? `${code}: ${err.message}` : err.message
-  }
-  return String(err)
 }

@@ -1,7 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto"
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
 import { type SandboxHandle, type SandboxOptions, startSandbox } from "../index"
+import { type ReceivedNotification, Receiver } from "./helpers"
 
 /**
  * Helpers for the embedded-API tests: plain `fetch` against the sandbox, a webhook
@@ -180,64 +179,13 @@ export function expectError(res: Answer, status: number, code: string, field?: s
   }
 }
 
-export interface ReceivedWebhook {
-  headers: IncomingHttpHeaders
-  raw: string
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  body: any
-  receivedAt: number
-}
-
-/** A merchant's webhook endpoint; `respond` picks each answer: a status, or "hang". */
-export class WebhookReceiver {
-  readonly received: ReceivedWebhook[] = []
-  respond: (hook: ReceivedWebhook, index: number) => number | "hang" = () => 200
-  url = ""
-  private readonly hanging = new Set<() => void>()
-  private readonly server: Server
-
-  private constructor() {
-    this.server = createServer((req, res) => {
-      const chunks: Buffer[] = []
-      req.on("data", (c: Buffer) => chunks.push(c))
-      req.on("end", () => {
-        const raw = Buffer.concat(chunks).toString("utf8")
-        let body: unknown = undefined
-        try {
-          body = JSON.parse(raw)
-        } catch {
-          // kept raw
-        }
-        const hook = { headers: req.headers, raw, body, receivedAt: Date.now() }
-        this.received.push(hook)
-        const answer = this.respond(hook, this.received.length - 1)
-        if (answer === "hang") {
-          this.hanging.add(() => res.destroy())
-          return
-        }
-        res.writeHead(answer, { "content-type": "text/plain" })
-        res.end(answer < 300 ? "ok" : "no")
-      })
-    })
-  }
-
-  static async start(): Promise<WebhookReceiver> {
-    const receiver = new WebhookReceiver()
-    await new Promise<void>((resolve) => receiver.server.listen(0, "127.0.0.1", resolve))
-    receiver.url = `http://127.0.0.1:${(receiver.server.address() as AddressInfo).port}/webhooks`
-    return receiver
-  }
-
-  async close(): Promise<void> {
-    for (const end of this.hanging) {
-      end()
-    }
-    await new Promise<void>((resolve) => {
-      this.server.close(() => resolve())
-      this.server.closeAllConnections()
-    })
-  }
-}
+/** Webhook bodies are read freely in the tests. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type ReceivedWebhook = ReceivedNotification<any>
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type WebhookReceiver = Receiver<any>
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const WebhookReceiver = { start: () => Receiver.start<any>("/webhooks") }
 
 /**
  * Spec 6 verification, step by step: split out `t` and every `v1`; HMAC-SHA256 of

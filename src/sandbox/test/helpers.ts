@@ -207,19 +207,20 @@ export function checkoutBody(overrides: Record<string, unknown> = {}): Record<st
   }
 }
 
-export interface ReceivedNotification {
+export interface ReceivedNotification<B = Record<string, unknown>> {
   headers: IncomingHttpHeaders
-  body: Record<string, unknown>
+  body: B
   raw: string
+  receivedAt: number
 }
 
 /**
- * A merchant's notification endpoint. `respond` decides each answer: a status
- * code, or "hang" to never answer.
+ * A merchant's notification or webhook endpoint. `respond` decides each
+ * answer: a status code, or "hang" to never answer.
  */
-export class Receiver {
-  readonly received: ReceivedNotification[] = []
-  respond: (n: ReceivedNotification, index: number) => number | "hang" = () => 200
+export class Receiver<B = Record<string, unknown>> {
+  readonly received: ReceivedNotification<B>[] = []
+  respond: (n: ReceivedNotification<B>, index: number) => number | "hang" = () => 200
   url = ""
   private readonly hanging = new Set<() => void>()
   private readonly server: Server
@@ -230,13 +231,13 @@ export class Receiver {
       req.on("data", (c: Buffer) => chunks.push(c))
       req.on("end", () => {
         const raw = Buffer.concat(chunks).toString("utf8")
-        let body: Record<string, unknown> = {}
+        let body = {} as B
         try {
           body = JSON.parse(raw)
         } catch {
           // recorded as received anyway
         }
-        const notice = { headers: req.headers, body, raw }
+        const notice = { headers: req.headers, body, raw, receivedAt: Date.now() }
         this.received.push(notice)
         const answer = this.respond(notice, this.received.length - 1)
         if (answer === "hang") {
@@ -249,16 +250,16 @@ export class Receiver {
     })
   }
 
-  static async start(): Promise<Receiver> {
-    const receiver = new Receiver()
+  static async start<B = Record<string, unknown>>(path = "/notify"): Promise<Receiver<B>> {
+    const receiver = new Receiver<B>()
     await new Promise<void>((resolve) => receiver.server.listen(0, "127.0.0.1", resolve))
     const { port } = receiver.server.address() as AddressInfo
-    receiver.url = `http://127.0.0.1:${port}/notify`
+    receiver.url = `http://127.0.0.1:${port}${path}`
     return receiver
   }
 
   ofPurpose(purpose: string): Record<string, unknown>[] {
-    return this.received.filter((n) => n.body.purpose === purpose).map((n) => n.body)
+    return this.received.map((n) => n.body as Record<string, unknown>).filter((body) => body.purpose === purpose)
   }
 
   async close(): Promise<void> {
