@@ -5,7 +5,14 @@ import { launchChromium } from "../../scripts/chromium"
 import seedDemo from "../../scripts/demo/seed"
 import { freePort } from "../../scripts/postgres"
 import { startStorefront, type StorefrontHandle } from "../../storefront/server"
-import { control, EMBEDDED_HOOK_PATH, orderOfCart, useSandbox, waitFor } from "../helpers/hosted-store"
+import {
+  control,
+  EMBEDDED_HOOK_PATH,
+  orderOfCart,
+  updateEmbeddedEndpoint,
+  useSandbox,
+  waitFor,
+} from "../helpers/hosted-store"
 import { cardFrame, cardFormReady, chooseCard, mountedIntentId, payWithCard } from "./card-form"
 import { screenshots } from "./screenshots"
 import { checkoutToPayment, confirmationPage, fillCart, pageReady } from "./shopper"
@@ -67,12 +74,7 @@ medusaIntegrationTestRunner({
       await seedDemo({ container: getContainer(), args: [] })
       const [key] = await getContainer().resolve(Modules.API_KEY).listApiKeys({ type: "publishable" })
       // The endpoint registered before the app booted (useSandbox) now points at the app, so it gets signed webhooks.
-      const res = await fetch(`${env.sandbox.embedded.baseUrl}/v1/webhooks/${env.webhook.endpointId}`, {
-        method: "PATCH",
-        headers: { authorization: `Bearer ${env.sandbox.embedded.secretKey}`, "content-type": "application/json" },
-        body: JSON.stringify({ url: `${api.defaults.baseURL}${EMBEDDED_HOOK_PATH}`, status: "enabled" }),
-      })
-      expect(res.status).toBe(200)
+      await updateEmbeddedEndpoint(env.sandbox, env.webhook.endpointId, { url: `${api.defaults.baseURL}${EMBEDDED_HOOK_PATH}`, status: "enabled" })
       site = await startStorefront({ port: storefront.port, host: "127.0.0.1", backendUrl: api.defaults.baseURL, publishableKey: key.token })
       expect(site.url).toBe(storefront.url)
       browser = await launchChromium()

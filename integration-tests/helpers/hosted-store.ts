@@ -68,14 +68,22 @@ export function useSandbox() {
 export async function quietEmbeddedWebhooks(sandbox: SandboxHandle) {
   const { webhookEndpoints } = await control(sandbox, "GET", "/webhook-endpoints")
   for (const endpoint of webhookEndpoints as Array<{ id: string }>) {
-    await fetch(`${sandbox.embedded.baseUrl}/v1/webhooks/${endpoint.id}`, {
-      method: "PATCH",
-      headers: { authorization: `Bearer ${sandbox.embedded.secretKey}`, "content-type": "application/json" },
-      body: JSON.stringify({ status: "disabled" }),
-    })
+    await updateEmbeddedEndpoint(sandbox, endpoint.id, { status: "disabled" })
   }
   // Core processes a webhook event 5 s after it arrives.
   await new Promise((resolve) => setTimeout(resolve, 6_000))
+}
+
+/** Changes the store's embedded webhook endpoint at the service (url, status). */
+export async function updateEmbeddedEndpoint(sandbox: SandboxHandle, id: string, changes: { url?: string; status?: "enabled" | "disabled" }) {
+  const res = await fetch(`${sandbox.embedded.baseUrl}/v1/webhooks/${id}`, {
+    method: "PATCH",
+    headers: { authorization: `Bearer ${sandbox.embedded.secretKey}`, "content-type": "application/json" },
+    body: JSON.stringify(changes),
+  })
+  if (!res.ok) {
+    throw new Error(`updating webhook endpoint ${id}: ${res.status} ${await res.text()}`)
+  }
 }
 
 export async function control(sandbox: SandboxHandle, method: string, path: string, body?: unknown) {
@@ -109,11 +117,7 @@ export async function seedStore(container: MedusaContainer, sandbox: SandboxHand
   } else {
     const { webhookEndpoints } = await control(sandbox, "GET", "/webhook-endpoints")
     for (const endpoint of webhookEndpoints as Array<{ id: string }>) {
-      await fetch(`${sandbox.embedded.baseUrl}/v1/webhooks/${endpoint.id}`, {
-        method: "PATCH",
-        headers: { authorization: `Bearer ${sandbox.embedded.secretKey}`, "content-type": "application/json" },
-        body: JSON.stringify({ url: `${appUrl}${EMBEDDED_HOOK_PATH}`, status: "enabled" }),
-      })
+      await updateEmbeddedEndpoint(sandbox, endpoint.id, { url: `${appUrl}${EMBEDDED_HOOK_PATH}`, status: "enabled" })
     }
   }
   await control(sandbox, "PATCH", `/merchants/${sandbox.defaultMerchant.merchantId}`, { notifyUrl: `${appUrl}${HOOK_PATH}` })
@@ -263,6 +267,30 @@ export async function orderOfCart(container: MedusaContainer, cartId: string) {
     filters: { id: links[0].order_id },
   })
   return orders[0]
+}
+
+/** Core acts on a webhook 5 s after it arrives: wait before asserting that nothing happened. */
+export const settle = () => new Promise((resolve) => setTimeout(resolve, 8_000))
+
+/** Waits until the cart's order exists with its payment captured, and returns it. */
+export function capturedOrder(container: MedusaContainer, cartId: string) {
+  return waitFor(async () => {
+    const order = await orderOfCart(container, cartId)
+    return order?.payment_collections?.[0]?.payments?.[0]?.captured_at ? order : undefined
+  }, "a captured order")
+}
+
+/**
+ * The order placed and captured, then, once late deliveries had time to land
+ * (core acts 5 s after a webhook arrives), still exactly one payment and one capture.
+ */
+export async function expectOneCapturedOrder(container: MedusaContainer, cartId: string, collectionId: string) {
+  const order = await capturedOrder(container, cartId)
+  await settle()
+  const payments = await paymentsOf(container, collectionId)
+  expect(payments).toHaveLength(1)
+  expect(payments[0].captures).toHaveLength(1)
+  return order
 }
 
 /** Every payment of a collection (orders or not). */

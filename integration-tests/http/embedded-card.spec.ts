@@ -8,15 +8,18 @@ import {
   createCart,
   EMBEDDED_HOOK_PATH,
   EMBEDDED_PROVIDER_ID,
+  expectOneCapturedOrder,
   orderOfCart,
   paymentsOf,
   quietEmbeddedWebhooks,
   seedStore,
+  settle,
   startPayment,
+  type Store,
   STOREFRONT,
+  updateEmbeddedEndpoint,
   useSandbox,
   waitFor,
-  type Store,
 } from "../helpers/hosted-store"
 
 jest.setTimeout(180_000)
@@ -25,8 +28,6 @@ const SUCCESS = "4242424242424242"
 const DECLINED = "4000000000000002"
 const THREE_DS = "4000000000003220"
 const PROCESSING = "4000000000007700"
-/** Core processes a webhook event 5 s after it arrives. */
-const settle = () => new Promise((resolve) => setTimeout(resolve, 8_000))
 
 /** Signs a body as the service does, with plain node:crypto (independent of the plugin's helper). */
 const sign = (body: string, secret: string, t = Math.floor(Date.now() / 1000)) =>
@@ -51,26 +52,7 @@ medusaIntegrationTestRunner({
       )
 
     /** Turns the store's webhook endpoint at the service on or off (`seedStore` turns it on for each test). */
-    async function setEndpoint(status: "enabled" | "disabled") {
-      const res = await fetch(`${env.sandbox.embedded.baseUrl}/v1/webhooks/${env.webhook.endpointId}`, {
-        method: "PATCH",
-        headers: { authorization: `Bearer ${env.sandbox.embedded.secretKey}`, "content-type": "application/json" },
-        body: JSON.stringify({ status }),
-      })
-      expect(res.status).toBe(200)
-    }
-
-    async function expectOneCapturedOrder(cartId: string, collectionId: string) {
-      const order = await waitFor(async () => {
-        const o = await orderOfCart(getContainer(), cartId)
-        return o?.payment_collections?.[0]?.payments?.[0]?.captured_at ? o : undefined
-      }, "a captured order")
-      await settle()
-      const payments = await paymentsOf(getContainer(), collectionId)
-      expect(payments).toHaveLength(1)
-      expect(payments[0].captures).toHaveLength(1)
-      return order
-    }
+    const setEndpoint = (status: "enabled" | "disabled") => updateEmbeddedEndpoint(env.sandbox, env.webhook.endpointId, { status })
 
     describe("embedded card", () => {
       it("gives the storefront only what the SDK needs, and a paid intent places the order", async () => {
@@ -92,14 +74,14 @@ medusaIntegrationTestRunner({
         expect(confirmed.body.data.status).toBe("succeeded")
         const completed = await completeCart(api, store, cart.id)
         expect(completed.data.type).toBe("order")
-        await expectOneCapturedOrder(cart.id, collectionId)
+        await expectOneCapturedOrder(getContainer(), cart.id, collectionId)
       })
 
       it("the signed webhook alone places the order when the shopper never returns", async () => {
         const cart = await createCart(getContainer(), store, 700)
         const { collectionId, session } = await start(cart.id)
         await confirmCard(env.sandbox, session.data.clientSecret, SUCCESS)
-        await expectOneCapturedOrder(cart.id, collectionId)
+        await expectOneCapturedOrder(getContainer(), cart.id, collectionId)
       })
 
       it("a decline needs a new intent, and the retry on the same cart succeeds", async () => {
@@ -114,7 +96,7 @@ medusaIntegrationTestRunner({
         expect(second.session.data.paymentIntentId).not.toBe(first.session.data.paymentIntentId)
         await confirmCard(env.sandbox, second.session.data.clientSecret, SUCCESS)
         expect((await completeCart(api, store, cart.id)).data.type).toBe("order")
-        await expectOneCapturedOrder(cart.id, second.collectionId)
+        await expectOneCapturedOrder(getContainer(), cart.id, second.collectionId)
         const intent = await control(env.sandbox, "GET", `/payment-intents/${first.session.data.paymentIntentId}`)
         expect(["failed", "canceled"]).toContain(intent.status)
       })
@@ -131,7 +113,7 @@ medusaIntegrationTestRunner({
           body: JSON.stringify({ paymentIntentId: session.data.paymentIntentId, outcome: "success" }),
         })
         expect((await completeCart(api, store, cart.id)).data.type).toBe("order")
-        await expectOneCapturedOrder(cart.id, collectionId)
+        await expectOneCapturedOrder(getContainer(), cart.id, collectionId)
       })
 
       it("3-D Secure: cancelled, then the same intent is paid", async () => {
@@ -148,7 +130,7 @@ medusaIntegrationTestRunner({
 
         expect((await confirmCard(env.sandbox, session.data.clientSecret, SUCCESS)).body.data.status).toBe("succeeded")
         expect((await completeCart(api, store, cart.id)).data.type).toBe("order")
-        await expectOneCapturedOrder(cart.id, collectionId)
+        await expectOneCapturedOrder(getContainer(), cart.id, collectionId)
       })
 
       it("`processing`: the order awaits payment, and reconciliation settles it when no webhook comes", async () => {
@@ -165,7 +147,7 @@ medusaIntegrationTestRunner({
         expect((await control(env.sandbox, "GET", `/payment-intents/${session.data.paymentIntentId}`)).status).toBe("succeeded")
 
         await reconcileEmbeddedCard(getContainer())
-        await expectOneCapturedOrder(cart.id, collectionId)
+        await expectOneCapturedOrder(getContainer(), cart.id, collectionId)
       })
     })
 
@@ -183,13 +165,13 @@ medusaIntegrationTestRunner({
         const headers = { "content-type": "application/json", "svc-signature": sign(body, env.webhook.secret) }
         await api.post(EMBEDDED_HOOK_PATH, JSON.parse(body), { headers, transformRequest: [() => body] })
         await api.post(EMBEDDED_HOOK_PATH, JSON.parse(body), { headers, transformRequest: [() => body] })
-        await expectOneCapturedOrder(cart.id, collectionId)
+        await expectOneCapturedOrder(getContainer(), cart.id, collectionId)
       })
 
       it("a webhook delayed past the shopper's return changes nothing", async () => {
         const { cart, collectionId, body } = await paidIntentEvent(620)
         expect((await completeCart(api, store, cart.id)).data.type).toBe("order")
-        await expectOneCapturedOrder(cart.id, collectionId)
+        await expectOneCapturedOrder(getContainer(), cart.id, collectionId)
         await api.post(EMBEDDED_HOOK_PATH, JSON.parse(body), {
           headers: { "content-type": "application/json", "svc-signature": sign(body, env.webhook.secret) },
           transformRequest: [() => body],
@@ -234,7 +216,7 @@ medusaIntegrationTestRunner({
         const cart = await createCart(getContainer(), store, 640)
         const { collectionId, session } = await start(cart.id)
         await confirmCard(env.sandbox, session.data.clientSecret, SUCCESS)
-        await expectOneCapturedOrder(cart.id, collectionId)
+        await expectOneCapturedOrder(getContainer(), cart.id, collectionId)
         // Every delivery about this intent carried two signatures: the new secret's and the old one's.
         const eventIds = (await eventsOf(session.data.paymentIntentId)).map((e) => e.id)
         const { deliveries } = await control(env.sandbox, "GET", "/webhook-deliveries")

@@ -2,19 +2,19 @@ import { Modules } from "@medusajs/framework/utils"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import {
   adminToken,
+  capturedOrder,
   completeCart,
   confirmCard,
   control,
   createCart,
   EMBEDDED_PROVIDER_ID,
-  orderOfCart,
   paymentsOf,
   quietEmbeddedWebhooks,
   seedStore,
   startPayment,
+  type Store,
   useSandbox,
   waitFor,
-  type Store,
 } from "../helpers/hosted-store"
 
 jest.setTimeout(180_000)
@@ -42,10 +42,7 @@ medusaIntegrationTestRunner({
       const { session } = await startPayment(api, store, cart.id, {}, EMBEDDED_PROVIDER_ID)
       await confirmCard(env.sandbox, session.data.clientSecret, cardNumber)
       await completeCart(api, store, cart.id)
-      const order = await waitFor(async () => {
-        const o = await orderOfCart(getContainer(), cart.id)
-        return o?.payment_collections?.[0]?.payments?.[0]?.captured_at ? o : undefined
-      }, "a captured order")
+      const order = await capturedOrder(getContainer(), cart.id)
       return { collectionId: order.payment_collections![0]!.id, payment: order.payment_collections![0]!.payments![0]!, intentId: session.data.paymentIntentId }
     }
 

@@ -5,22 +5,22 @@ import {
   card,
   control,
   createCart,
+  expectOneCapturedOrder,
   HOOK_PATH,
   orderOfCart,
-  payPage,
   paymentsOf,
+  payPage,
   seedStore,
+  settle,
   startPayment,
+  type Store,
   SUCCESS_CARD,
   useSandbox,
   waitFor,
-  type Store,
 } from "../helpers/hosted-store"
 
 jest.setTimeout(180_000)
 const env = useSandbox()
-/** Core processes a webhook event 5 s after it arrives; give it time before asserting "nothing happened". */
-const settle = () => new Promise((resolve) => setTimeout(resolve, 8_000))
 
 medusaIntegrationTestRunner({
   inApp: true,
@@ -43,23 +43,11 @@ medusaIntegrationTestRunner({
       return { cart, ...started }
     }
 
-    async function expectExactlyOneOrderAndCapture(cartId: string, collectionId: string) {
-      const order = await waitFor(async () => {
-        const o = await orderOfCart(getContainer(), cartId)
-        return o?.payment_collections?.[0]?.payments?.[0]?.captured_at ? o : undefined
-      }, "the order and its capture")
-      await settle()
-      const payments = await paymentsOf(getContainer(), collectionId)
-      expect(payments).toHaveLength(1)
-      expect(payments[0].captures).toHaveLength(1)
-      return order
-    }
-
     describe("notification faults: exactly one order and one capture", () => {
       it("duplicated notifications", async () => {
         await control(env.sandbox, "POST", "/faults", { kind: "duplicate", purpose: "charge", count: 5 })
         const { cart, collectionId, session } = await paidWithoutReturn(1100)
-        await expectExactlyOneOrderAndCapture(cart.id, collectionId)
+        await expectOneCapturedOrder(getContainer(), cart.id, collectionId)
         expect((await notificationsOf(session.data.transactionId)).length).toBeGreaterThanOrEqual(2)
       })
 
@@ -69,7 +57,7 @@ medusaIntegrationTestRunner({
         const { collectionId, session } = await startPayment(api, store, cart.id, { methods: ["cvs"] })
         await payPage(session.data.checkoutUrl, { method: "cvs", cvsName: "7-ELEVEN" })
         await control(env.sandbox, "POST", `/transactions/${session.data.transactionId}/pay`)
-        await expectExactlyOneOrderAndCapture(cart.id, collectionId)
+        await expectOneCapturedOrder(getContainer(), cart.id, collectionId)
       })
 
       it("a dropped notification is recovered by the reconciliation job, through the same workflow", async () => {
@@ -83,7 +71,7 @@ medusaIntegrationTestRunner({
 
         // The scheduled job (every minute) may already have recovered it; an explicit run must too.
         await reconcileHostedCheckout(getContainer())
-        await expectExactlyOneOrderAndCapture(cart.id, collectionId)
+        await expectOneCapturedOrder(getContainer(), cart.id, collectionId)
 
         // Running it again (or a late notification) changes nothing.
         await reconcileHostedCheckout(getContainer())
@@ -221,7 +209,7 @@ medusaIntegrationTestRunner({
 
         // Then pays the current page: exactly one order and one payment.
         await payPage(replacement.session.data.checkoutUrl, card(SUCCESS_CARD))
-        await expectExactlyOneOrderAndCapture(cart.id, replacement.collectionId)
+        await expectOneCapturedOrder(getContainer(), cart.id, replacement.collectionId)
       })
     })
   },

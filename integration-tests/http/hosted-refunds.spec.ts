@@ -2,20 +2,19 @@ import { Modules } from "@medusajs/framework/utils"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import {
   adminToken,
+  capturedOrder,
   card,
   completeCart,
   control,
   createCart,
-  orderOfCart,
   paymentsOf,
   payPage,
   REFUND_REJECTED_CARD,
   seedStore,
   startPayment,
+  type Store,
   SUCCESS_CARD,
   useSandbox,
-  waitFor,
-  type Store,
 } from "../helpers/hosted-store"
 
 jest.setTimeout(180_000)
@@ -46,10 +45,7 @@ medusaIntegrationTestRunner({
         await payPage(session.data.checkoutUrl, card(cardNumber))
         await completeCart(api, store, cart.id)
       }
-      const order = await waitFor(async () => {
-        const o = await orderOfCart(getContainer(), cart.id)
-        return o?.payment_collections?.[0]?.payments?.[0]?.captured_at ? o : undefined
-      }, "a captured order")
+      const order = await capturedOrder(getContainer(), cart.id)
       const payment = order.payment_collections![0]!.payments![0]!
       return { collectionId: order.payment_collections![0]!.id, payment, transactionId: session.data.transactionId }
     }
