@@ -1,6 +1,10 @@
 import type {
   AuthorizePaymentInput,
   AuthorizePaymentOutput,
+  CancelPaymentInput,
+  CancelPaymentOutput,
+  DeletePaymentInput,
+  DeletePaymentOutput,
   GetPaymentStatusInput,
   GetPaymentStatusOutput,
   Logger,
@@ -55,6 +59,10 @@ export abstract class TwPaymentProvider<
   protected abstract sessionStatus(record: TRecord): PaymentSessionStatus
   /** Session data updated with the facts of a fresh read. */
   protected abstract withFacts(data: Record<string, unknown> | undefined, record: TRecord): Record<string, unknown>
+  /** The facts of a read the session checks need. */
+  protected abstract record(record: TRecord): ServiceRecord
+  /** Cancels at the service what can be cancelled of an unpaid payment; returns the updated data. */
+  protected abstract releaseUnpaid(data: Record<string, unknown> | undefined, record: TRecord): Promise<Record<string, unknown>>
   /** Returns money paid for a session the store no longer uses; implemented per API. */
   protected abstract refundOrphanNow(record: ServiceRecord, why: string): Promise<void>
 
@@ -74,6 +82,36 @@ export abstract class TwPaymentProvider<
 
   async retrievePayment({ data }: RetrievePaymentInput): Promise<RetrievePaymentOutput> {
     return { data: this.withFacts(data, await this.retrieveChecked(this.readSession(data))) }
+  }
+
+  /** A paid payment is refunded, never cancelled; an unpaid one is released at the service. */
+  async cancelPayment({ data }: CancelPaymentInput): Promise<CancelPaymentOutput> {
+    const read = await this.retrieveChecked(this.readSession(data))
+    const record = this.record(read)
+    if (record.paid) {
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `The ${record.label} is paid; refund it instead of cancelling it.`)
+    }
+    return { data: await this.releaseUnpaid(data, read) }
+  }
+
+  /**
+   * The session is going away (replaced, or the cart changed). What is unpaid
+   * is released; money already paid for it is returned, never kept.
+   */
+  async deletePayment({ data }: DeletePaymentInput): Promise<DeletePaymentOutput> {
+    let session: TSession
+    try {
+      session = this.readSession(data)
+    } catch {
+      return { data }
+    }
+    const read = await this.retrieveChecked(session)
+    const record = this.record(read)
+    if (record.paid) {
+      await this.refundOrphan(record, `its session ${session.session_id} was deleted`)
+      return { data }
+    }
+    return { data: await this.releaseUnpaid(data, read) }
   }
 
   protected refundOrphan(record: ServiceRecord, why: string): Promise<void> {

@@ -1,10 +1,6 @@
 import type {
-  CancelPaymentInput,
-  CancelPaymentOutput,
   CapturePaymentInput,
   CapturePaymentOutput,
-  DeletePaymentInput,
-  DeletePaymentOutput,
   InitiatePaymentInput,
   InitiatePaymentOutput,
   ProviderWebhookPayload,
@@ -84,31 +80,6 @@ export class EmbeddedCardProviderService extends TwPaymentProvider<EmbeddedCardO
       throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Cannot capture: payment intent ${intent.id} is ${intent.status}.`)
     }
     return { data: this.withFacts(data, intent) }
-  }
-
-  async cancelPayment({ data }: CancelPaymentInput): Promise<CancelPaymentOutput> {
-    const session = readSessionData(data)
-    const intent = await this.retrieveChecked(session)
-    if (intent.status === "succeeded") {
-      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Payment intent ${intent.id} succeeded; refund it instead of cancelling it.`)
-    }
-    return { data: this.withFacts(data, await this.cancelIntent(intent.id)) }
-  }
-
-  /** The session is going away: an open intent is cancelled, a paid one refunded. */
-  async deletePayment({ data }: DeletePaymentInput): Promise<DeletePaymentOutput> {
-    let session: EmbeddedSessionData
-    try {
-      session = readSessionData(data)
-    } catch {
-      return { data }
-    }
-    const intent = await this.retrieveChecked(session)
-    if (intent.status === "succeeded") {
-      await this.refundOrphan(this.record(intent), `its session ${session.session_id} was deleted`)
-      return { data }
-    }
-    return { data: this.withFacts(data, await this.cancelIntent(intent.id)) }
   }
 
   /**
@@ -250,6 +221,11 @@ export class EmbeddedCardProviderService extends TwPaymentProvider<EmbeddedCardO
     } catch (error) {
       throw toMedusaError("Creating the payment intent failed", error)
     }
+  }
+
+  /** An open intent is cancelled. */
+  protected async releaseUnpaid(data: Record<string, unknown> | undefined, intent: PaymentIntent): Promise<Record<string, unknown>> {
+    return this.withFacts(data, await this.cancelIntent(intent.id))
   }
 
   /** Cancels an intent; one already cancelled (or failed) is fine. */

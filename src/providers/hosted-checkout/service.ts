@@ -1,10 +1,6 @@
 import type {
-  CancelPaymentInput,
-  CancelPaymentOutput,
   CapturePaymentInput,
   CapturePaymentOutput,
-  DeletePaymentInput,
-  DeletePaymentOutput,
   InitiatePaymentInput,
   InitiatePaymentOutput,
   PaymentCustomerDTO,
@@ -102,38 +98,6 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
       throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Cannot capture: transaction ${tx.transactionHid} is ${tx.status}, not paid.`)
     }
     return { data: this.withFacts(data, tx) }
-  }
-
-  async cancelPayment({ data }: CancelPaymentInput): Promise<CancelPaymentOutput> {
-    const session = readSessionData(data)
-    const tx = await this.retrieveChecked(session)
-    if (PAID.has(tx.status)) {
-      throw new MedusaError(
-        MedusaError.Types.NOT_ALLOWED,
-        `Transaction ${tx.transactionHid} is paid; refund it instead of cancelling it.`
-      )
-    }
-    return { data: { ...data, ...(await this.voidUnpaid(tx)) } }
-  }
-
-  /**
-   * The session is going away (replaced, or the cart changed). A page nobody
-   * paid is left to expire; an issued cvs code is cancelled; money already paid
-   * for it is returned, never kept.
-   */
-  async deletePayment({ data }: DeletePaymentInput): Promise<DeletePaymentOutput> {
-    let session: HostedSessionData
-    try {
-      session = readSessionData(data)
-    } catch {
-      return { data }
-    }
-    const tx = await this.retrieveChecked(session)
-    if (PAID.has(tx.status)) {
-      await this.refundOrphan(this.record(tx), `its session ${session.session_id} was deleted`)
-      return { data }
-    }
-    return { data: { ...data, ...(await this.voidUnpaid(tx)) } }
   }
 
   async refundPayment({ amount, data, context }: RefundPaymentInput): Promise<RefundPaymentOutput> {
@@ -350,7 +314,15 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
     return tx
   }
 
-  /** Cancels what can be cancelled of an unpaid transaction. */
+  /**
+   * A page nobody paid is left to expire; an issued cvs code is cancelled.
+   * Other issued codes (atm, a pending wallet) cannot be: they expire, or are
+   * refunded as orphans if paid late.
+   */
+  protected async releaseUnpaid(data: Record<string, unknown> | undefined, tx: Transaction): Promise<Record<string, unknown>> {
+    return { ...data, ...(await this.voidUnpaid(tx)) }
+  }
+
   protected async voidUnpaid(tx: Transaction): Promise<Partial<HostedSessionData>> {
     if (tx.status === "charging" && tx.paymentMethod === "cvs") {
       // Spec 3.1/4.10: a refund of an unpaid convenience-store code cancels the code.
