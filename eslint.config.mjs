@@ -2,7 +2,7 @@ import js from "@eslint/js"
 import tseslint from "typescript-eslint"
 
 export default tseslint.config(
-  { ignores: ["node_modules/", ".medusa/", ".tmp/", ".demo/", "dist/", "coverage/"] },
+  { ignores: ["node_modules/", ".medusa/", ".tmp/", ".demo/", "dist/", "packages/*/dist/", "coverage/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

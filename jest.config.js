@@ -5,7 +5,7 @@ loadEnv("test", process.cwd())
 // Test folders are named `test` because `medusa plugin:build` leaves that segment out of the package.
 const suites = {
   unit: ["<rootDir>/src/**/test/**/*.unit.spec.ts"],
-  sandbox: ["<rootDir>/src/sandbox/**/test/**/*.spec.ts"],
+  sandbox: ["<rootDir>/packages/sandbox/test/**/*.spec.ts"],
   contract: ["<rootDir>/integration-tests/contract/**/*.spec.ts"],
   modules: ["<rootDir>/src/**/test/**/*.module.spec.ts"],
   http: ["<rootDir>/integration-tests/http/**/*.spec.ts"],
@@ -20,6 +20,8 @@ module.exports = {
   },
   testEnvironment: "node",
   moduleFileExtensions: ["js", "ts", "json"],
+  // The sandbox workspace package from its sources (as tsconfig.json's paths), never a stale dist/.
+  moduleNameMapper: { "^medusa-payment-tw-sandbox$": "<rootDir>/packages/sandbox/src/index.ts" },
   modulePathIgnorePatterns: ["dist/", "<rootDir>/.medusa/"],
   testMatch: suites[type],
   testTimeout: needsDatabase ? 180_000 : 30_000,

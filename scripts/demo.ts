@@ -9,7 +9,7 @@ import { join } from "node:path"
 import pg from "pg"
 import { registerWebhookEndpoint } from "../src/cli/webhook-endpoint"
 import { EmbeddedCardClient } from "../src/lib/embedded"
-import { startSandbox } from "../src/sandbox"
+import { startSandbox } from "medusa-payment-tw-sandbox"
 import { startStorefront } from "../storefront/server"
 import { startPostgres } from "./postgres"
 

@@ -9,7 +9,7 @@ import {
   UnknownOutcomeError,
 } from "../../src/lib/http"
 import { HostedCheckoutClient, parseNotification, type HostedNotification } from "../../src/lib/hosted"
-import { startSandbox, type SandboxHandle } from "../../src/sandbox"
+import { startSandbox, type SandboxHandle } from "medusa-payment-tw-sandbox"
 
 /**
  * Contract: our hosted-checkout client against the sandbox over real HTTP, no

@@ -4,7 +4,7 @@ import { createApiKeysWorkflow, createCartWorkflow, createRegionsWorkflow, creat
 import { request } from "undici"
 import { registerWebhookEndpoint, type RegisteredEndpoint } from "../../src/cli/webhook-endpoint"
 import { EmbeddedCardClient } from "../../src/lib/embedded"
-import { startSandbox, type SandboxHandle } from "../../src/sandbox"
+import { startSandbox, type SandboxHandle } from "medusa-payment-tw-sandbox"
 
 /**
  * Shared set-up of the hosted-checkout store tests: a sandbox over real HTTP

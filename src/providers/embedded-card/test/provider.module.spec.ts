@@ -3,7 +3,7 @@ import type { IPaymentModuleService } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
 import { moduleIntegrationTestRunner } from "@medusajs/test-utils"
 import * as PaymentModels from "@medusajs/payment/dist/models"
-import { startSandbox, type SandboxHandle } from "../../../sandbox"
+import { startSandbox, type SandboxHandle } from "medusa-payment-tw-sandbox"
 import { EmbeddedCardProviderService } from "../service"
 
 jest.setTimeout(120_000)

@@ -4,7 +4,7 @@ import { Modules } from "@medusajs/framework/utils"
 import { moduleIntegrationTestRunner } from "@medusajs/test-utils"
 import * as PaymentModels from "@medusajs/payment/dist/models"
 import { card, control, payPage, SUCCESS_CARD } from "../../../../integration-tests/helpers/hosted-store"
-import { startSandbox, type SandboxHandle } from "../../../sandbox"
+import { startSandbox, type SandboxHandle } from "medusa-payment-tw-sandbox"
 import { HostedCheckoutProviderService } from "../service"
 
 jest.setTimeout(120_000)

@@ -157,7 +157,7 @@ describe("CLI", () => {
     const dir = mkdtempSync(join(tmpdir(), "sandbox-cli-"))
     const settingsPath = join(dir, "settings.json")
     const statePath = join(dir, "state.json")
-    const cli = resolve(__dirname, "..", "cli.ts")
+    const cli = resolve(__dirname, "..", "src", "cli.ts")
     const child = spawn(process.execPath, ["--import", "tsx", cli, "--port", "0", "--settings-out", settingsPath, "--state", statePath, "--quiet", "--notify-url", "http://127.0.0.1:9/hooks"], {
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, NODE_OPTIONS: "" },

@@ -1,4 +1,4 @@
-import type { SandboxOptions } from "../index"
+import type { SandboxOptions } from "../src/index"
 import { checkoutBody, type Delivery, sortedKeys, startTestSandbox, taipeiAt, type TestSandbox } from "./helpers"
 
 /**

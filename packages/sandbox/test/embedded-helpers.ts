@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto"
-import { type SandboxHandle, type SandboxOptions, startSandbox } from "../index"
+import { type SandboxHandle, type SandboxOptions, startSandbox } from "../src/index"
 import { type ReceivedNotification, Receiver } from "./helpers"
 
 /**

@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { type SandboxHandle, type SandboxOptions, startSandbox } from "../index"
+import { type SandboxHandle, type SandboxOptions, startSandbox } from "../src/index"
 
 /**
  * Test helpers: a sandbox on a random port spoken to over real HTTP, and a local

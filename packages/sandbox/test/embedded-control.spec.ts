@@ -124,7 +124,7 @@ describe("CLI", () => {
   it("prints and writes the embedded settings", async () => {
     const dir = mkdtempSync(join(tmpdir(), "sandbox-cli-embedded-"))
     const settingsPath = join(dir, "settings.json")
-    const cli = resolve(__dirname, "..", "cli.ts")
+    const cli = resolve(__dirname, "..", "src", "cli.ts")
     const child = spawn(process.execPath, ["--import", "tsx", cli, "--port", "0", "--settings-out", settingsPath, "--quiet"], {
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, NODE_OPTIONS: "" },
