@@ -4,14 +4,13 @@ import { parseArgs } from "node:util"
 import { settingsOf, startSandbox } from "./index"
 
 /**
- * Starts the sandbox from the command line:
- *   npx tsx src/sandbox/cli.ts --port 4010 --state .tmp/sandbox.json --notify-url http://127.0.0.1:9000/hooks/hosted
+ * The package's bin: `npx medusa-payment-tw-sandbox --port 4010 --state .sandbox/state.json`.
  * Every flag has an environment variable (SANDBOX_PORT, ...). Prints its settings,
  * writes them as JSON with --settings-out, and saves state before exiting on
  * SIGINT or SIGTERM.
  */
 
-const USAGE = `Usage: tsx src/sandbox/cli.ts [options]
+const USAGE = `Usage: medusa-payment-tw-sandbox [options]
   --port <n>              port (SANDBOX_PORT, default 4010; 0 = any free port)
   --host <addr>           address to bind (SANDBOX_HOST, default 127.0.0.1)
   --state <file>          save and restore state in this file (SANDBOX_STATE)
@@ -21,7 +20,10 @@ const USAGE = `Usage: tsx src/sandbox/cli.ts [options]
   --token <token>         default merchant's hosted API token (SANDBOX_TOKEN)
   --now <iso>             sandbox time at a fresh start (SANDBOX_NOW)
   --quiet                 do not log requests (SANDBOX_QUIET=1)
-  --help`
+  --help
+
+A store's notification address for the hosted-checkout provider is
+http://<Medusa backend>/hooks/payment/hosted-checkout_<provider id>.`
 
 async function main(): Promise<void> {
   const { values } = parseArgs({

@@ -49,7 +49,7 @@ describe("embedded control, persistence and SDK files", () => {
   })
 
   it("the README documents the current SDK integrity and the default keys", () => {
-    const readme = readFileSync(resolve(__dirname, "..", "..", "..", "README.md"), "utf8")
+    const readme = readFileSync(resolve(__dirname, "..", "README.md"), "utf8")
     expect(readme).toContain(sb.handle.embedded.sdkIntegrity)
     expect(readme).toContain(sb.pk)
     expect(readme).toContain(sb.sk)

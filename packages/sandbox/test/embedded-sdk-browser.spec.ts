@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { type Browser, chromium, type Frame, type FrameLocator, type Page } from "playwright-core"
+import { chromiumPath } from "./chromium-path"
 import { DECLINE_CARDS, type EmbeddedSandbox, startEmbeddedSandbox, SUCCESS_CARD, THREE_DS_CARD } from "./embedded-helpers"
 
 /**
@@ -10,6 +11,8 @@ import { DECLINE_CARDS, type EmbeddedSandbox, startEmbeddedSandbox, SUCCESS_CARD
  */
 
 const THREE_DS_PAGE_TIMEOUT_MS = 2_500
+// Found before any test starts: without Chromium the file fails once, with one line saying what to install.
+const CHROMIUM = chromiumPath()
 
 describe("embedded SDK in a browser", () => {
   let sb: EmbeddedSandbox
@@ -36,7 +39,7 @@ describe("embedded SDK in a browser", () => {
     await new Promise<void>((resolve) => shop.listen(0, "127.0.0.1", resolve))
     shopUrl = `http://127.0.0.1:${(shop.address() as AddressInfo).port}`
     browser = await chromium.launch({
-      executablePath: "/usr/bin/chromium",
+      executablePath: CHROMIUM,
       args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
     })
   }, 60_000)

@@ -112,7 +112,8 @@ export interface SignOptions {
 
 /**
  * The `Svc-Signature` value the service would send: one `v1` per secret, in
- * the order given. For tests and the sandbox.
+ * the order given. For tests; the sandbox signs with its own implementation,
+ * so the two check each other.
  */
 export function signPayload(
   rawBody: Buffer | Uint8Array | string,

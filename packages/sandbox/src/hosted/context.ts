@@ -19,7 +19,7 @@ export const JOBS = {
   recurringCharge: "hosted.recurringCharge",
 } as const
 
-/** Durations the spec leaves open (sandbox choices, documented in docs/sandbox.md). */
+/** Durations the spec leaves open (sandbox choices, documented in the package README's "not shown" section). */
 export const TIMINGS = {
   checkoutPageMs: 5 * 60_000,
   bindingPageMs: 10 * 60_000,
