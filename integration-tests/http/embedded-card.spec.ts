@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import reconcileEmbeddedCard from "../../src/jobs/reconcile-embedded-card"
+import reconcileTwPayments from "../../src/jobs/reconcile-tw-payments"
 import {
   completeCart,
   confirmCard,
@@ -146,7 +146,7 @@ medusaIntegrationTestRunner({
         await control(env.sandbox, "POST", "/clock/advance", { seconds: 21 * 60 })
         expect((await control(env.sandbox, "GET", `/payment-intents/${session.data.paymentIntentId}`)).status).toBe("succeeded")
 
-        await reconcileEmbeddedCard(getContainer())
+        await reconcileTwPayments(getContainer())
         await expectOneCapturedOrder(getContainer(), cart.id, collectionId)
       })
     })

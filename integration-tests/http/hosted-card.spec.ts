@@ -42,8 +42,9 @@ medusaIntegrationTestRunner({
         const { session } = await startPayment(api, store, cart.id)
         await payPage(session.data.checkoutUrl, card(SUCCESS_CARD))
 
-        const order = await waitFor(() => orderOfCart(getContainer(), cart.id), "the order placed by the notification")
-        await waitFor(async () => (await orderOfCart(getContainer(), cart.id))?.payment_collections?.[0]?.payments?.[0]?.captured_at, "the capture")
+        // Core's completion places the order, then records the payment as its last step.
+        await waitFor(async () => (await orderOfCart(getContainer(), cart.id))?.payment_collections?.[0]?.payments?.[0]?.captured_at, "the captured order")
+        const order = (await orderOfCart(getContainer(), cart.id))!
         expect(order.payment_collections![0]!.payments).toHaveLength(1)
 
         // The shopper comes back late: the same order, no second payment.

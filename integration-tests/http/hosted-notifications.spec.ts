@@ -1,6 +1,6 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { HostedCheckoutClient } from "../../src/lib/hosted"
-import reconcileHostedCheckout from "../../src/jobs/reconcile-hosted-checkout"
+import reconcileTwPayments from "../../src/jobs/reconcile-tw-payments"
 import {
   card,
   control,
@@ -70,11 +70,11 @@ medusaIntegrationTestRunner({
         expect(sent.every((n: { state: string }) => n.state === "dropped")).toBe(true)
 
         // The scheduled job (every minute) may already have recovered it; an explicit run must too.
-        await reconcileHostedCheckout(getContainer())
+        await reconcileTwPayments(getContainer())
         await expectOneCapturedOrder(getContainer(), cart.id, collectionId)
 
         // Running it again (or a late notification) changes nothing.
-        await reconcileHostedCheckout(getContainer())
+        await reconcileTwPayments(getContainer())
         expect(await paymentsOf(getContainer(), collectionId)).toHaveLength(1)
       })
 
@@ -89,7 +89,7 @@ medusaIntegrationTestRunner({
         const sent = await notificationsOf(session.data.transactionId)
         expect(sent.some((n: { state: string; body: { status?: string } }) => n.body.status === "failed" && n.state === "dropped")).toBe(true)
 
-        await reconcileHostedCheckout(getContainer())
+        await reconcileTwPayments(getContainer())
         const order = await orderOfCart(getContainer(), cart.id)
         expect(order!.status).toBe("canceled")
       })

@@ -1,28 +1,47 @@
 import type { SubscriberArgs, SubscriberConfig } from "@medusajs/framework"
 import type { ProviderWebhookPayload } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, Modules, PaymentWebhookEvents } from "@medusajs/framework/utils"
-import { applyPaymentAction } from "../workflows"
-
-/** Provider keys (`{identifier}_{id}`) of this plugin's providers. */
-export const PLUGIN_PROVIDER = /^(hosted-checkout|embedded-card)_/
+import { ContainerRegistrationKeys, PaymentWebhookEvents } from "@medusajs/framework/utils"
+import { untrusted } from "../lib/log"
+import { processTwPaymentWorkflow } from "../workflows"
+import { claimDelivery } from "../workflows/delivery-claims"
+import { pluginProvider } from "../workflows/plugin-providers"
 
 /**
- * Core's webhook subscriber acts only on `authorized` and `captured`. This one
- * handles what it ignores for this plugin's providers: failed payments and
- * codes issued for later payment.
+ * Every notification and webhook of this plugin's providers, handled once:
+ * verified and parsed by the provider's API, claimed so a repeat or a
+ * concurrent copy is dropped, then run through the `process-tw-payment`
+ * workflow. A failure gives the claim back and is rethrown, so the event bus
+ * retries it (Redis) and the reconciliation job catches what is left.
  */
 export default async function twPaymentWebhookHandler({ event, container }: SubscriberArgs<ProviderWebhookPayload>) {
-  if (!PLUGIN_PROVIDER.test(event.data.provider)) {
+  const provider = pluginProvider(container, event.data.provider)
+  if (!provider) {
     return
   }
-  const paymentModule = container.resolve(Modules.PAYMENT)
+  const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+  const payload = event.data.payload
+  // The Redis event bus serialises the raw body as `{ type: "Buffer", data }`.
+  const raw = payload.rawData as unknown as { type?: string; data?: number[] } | undefined
+  if (raw?.type === "Buffer" && Array.isArray(raw.data)) {
+    payload.rawData = Buffer.from(raw.data)
+  }
+  const delivery = provider.api.parseDelivery(payload)
+  if (!delivery) {
+    return
+  }
+  const claim = await claimDelivery(container, provider.key, delivery.key)
+  if (!claim) {
+    logger.debug(`${provider.key}: delivery ${untrusted(delivery.key)} was already handled`)
+    return
+  }
   try {
-    const result = await paymentModule.getWebhookActionAndData(event.data)
-    await applyPaymentAction(container, result, { coreActions: false })
+    await processTwPaymentWorkflow(container).run({
+      input: { provider: provider.key, serviceId: delivery.serviceId, refundId: delivery.refundId },
+    })
   } catch (error) {
-    container
-      .resolve(ContainerRegistrationKeys.LOGGER)
-      .error(`medusa-payment-tw: handling a ${event.data.provider} notification failed: ${(error as Error).message}`)
+    await claim.release()
+    logger.warn(`${provider.key}: delivery ${untrusted(delivery.key)} not handled yet: ${untrusted((error as Error).message, 300)}`)
+    throw error
   }
 }
 

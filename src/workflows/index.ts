@@ -1,1 +1,2 @@
-export { applyPaymentAction } from "./apply-payment-action"
+export { processTwPaymentWorkflow, processTwPaymentWorkflowId, type ProcessTwPaymentInput } from "./process-tw-payment"
+export { decide, type Decision, type SessionState } from "./payment-decision"

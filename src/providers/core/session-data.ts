@@ -13,3 +13,24 @@ export function parseSessionData<S extends z.ZodType>(schema: S, data: unknown, 
   }
   return result.data
 }
+
+/**
+ * The two halves of a provider's session data: what a storefront may send (a
+ * strict whitelist) and the keys the provider writes itself. Medusa hands a
+ * session's data back to `initiatePayment` when it recreates the session (a
+ * compensation), so written keys are accepted there and dropped. It also
+ * stores the data it was given merged with the provider's answer, so a new
+ * payment's data (`fresh`) clears every written key: nothing of an earlier
+ * payment carries over.
+ */
+export function sessionDataShape<S extends z.ZodType, K extends string>(storefront: S, writtenKeys: readonly K[]) {
+  return {
+    parseStorefront(data: unknown): z.output<S> {
+      const input = typeof data === "object" && data !== null && !Array.isArray(data)
+        ? Object.fromEntries(Object.entries(data).filter(([key]) => !(writtenKeys as readonly string[]).includes(key)))
+        : data
+      return parseSessionData(storefront, input, "Invalid payment session data")
+    },
+    fresh: Object.freeze(Object.fromEntries(writtenKeys.map((key) => [key, undefined]))) as Readonly<Record<K, undefined>>,
+  }
+}

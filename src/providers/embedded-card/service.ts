@@ -3,23 +3,22 @@ import type {
   CapturePaymentOutput,
   InitiatePaymentInput,
   InitiatePaymentOutput,
-  ProviderWebhookPayload,
   RefundPaymentInput,
   RefundPaymentOutput,
   UpdatePaymentInput,
   UpdatePaymentOutput,
-  WebhookActionResult,
 } from "@medusajs/framework/types"
-import { BigNumber, MedusaError, PaymentActions, PaymentSessionStatus } from "@medusajs/framework/utils"
-import { constructEvent, EmbeddedCardClient, type PaymentIntent, type Refund, SIGNATURE_HEADER, type WebhookEvent } from "../../lib/embedded"
-import { InvalidRequestError, NotFoundError, UnknownOutcomeError } from "../../lib/http"
-import { type ServiceRecord, TwPaymentProvider } from "../core/base-provider"
+import { MedusaError, PaymentSessionStatus } from "@medusajs/framework/utils"
+import type { EmbeddedCardClient, PaymentIntent, PaymentIntentStatus, Refund } from "../../lib/embedded"
+import { InvalidRequestError, UnknownOutcomeError } from "../../lib/http"
+import { TwPaymentProvider } from "../core/base-provider"
 import { toMedusaError } from "../core/errors"
 import { toTwd } from "../core/money"
+import type { PaymentObservation } from "../core/payment-api"
+import { EmbeddedCardApi } from "./api"
 import { type EmbeddedCardOptions, parseEmbeddedCardOptions, type ResolvedEmbeddedCardOptions } from "./options"
-import { EventResults } from "./event-results"
-import { type EmbeddedSessionData, parseStorefrontData, readSessionData } from "./session-data"
-import { SESSION_STATUS, WEBHOOK_ACTION } from "./status-map"
+import { type EmbeddedSessionData, freshSessionData, parseStorefrontData, readSessionData } from "./session-data"
+import { SESSION_STATUS } from "./status-map"
 
 /**
  * Medusa payment provider for the service's embedded card form: payment
@@ -30,13 +29,13 @@ export class EmbeddedCardProviderService extends TwPaymentProvider<EmbeddedCardO
   static override identifier = "embedded-card"
 
   protected readonly options_: ResolvedEmbeddedCardOptions
+  protected readonly api_: EmbeddedCardApi
   protected readonly client_: EmbeddedCardClient
-  readonly #events = new EventResults<WebhookActionResult>()
 
   static override validateOptions(options: Record<string, unknown>): void {
     if (!parseEmbeddedCardOptions(options).webhookSecrets.length) {
       console.warn(
-        "medusa-payment-tw embedded-card: no `webhookSecrets` configured, so every webhook will be rejected and payments settle only through the reconciliation job. " +
+        "medusa-payment-tw embedded-card: no `webhookSecrets` configured, so every webhook will be rejected and payments settle only through the reconciliation job (every few minutes). " +
           "Register the store's webhook endpoint (npx medusa-payment-tw-register-webhook) and set the secret it prints."
       )
     }
@@ -45,12 +44,8 @@ export class EmbeddedCardProviderService extends TwPaymentProvider<EmbeddedCardO
   constructor(cradle: Record<string, unknown>, options: EmbeddedCardOptions) {
     super(cradle, options)
     this.options_ = parseEmbeddedCardOptions(options)
-    this.client_ = new EmbeddedCardClient({
-      secretKey: this.options_.secretKey,
-      baseUrl: this.options_.apiBaseUrl,
-      timeouts: this.options_.timeouts,
-      logger: this.logger_,
-    })
+    this.api_ = new EmbeddedCardApi(this.options_, this.logger_)
+    this.client_ = this.api_.client
   }
 
   async initiatePayment({ amount, currency_code, data, context }: InitiatePaymentInput): Promise<InitiatePaymentOutput> {
@@ -65,7 +60,8 @@ export class EmbeddedCardProviderService extends TwPaymentProvider<EmbeddedCardO
     const current = readSessionData(data)
     const twd = toTwd(amount, currency_code)
     if (twd === current.amount) {
-      return { data, status: PaymentSessionStatus.REQUIRES_MORE }
+      // Also how the event pipeline records a sealed read: the data is kept, the status left alone.
+      return { data }
     }
     await this.cancelIntent(current.paymentIntentId)
     const key = context?.idempotency_key ? `${context.idempotency_key}:${twd}` : undefined
@@ -117,81 +113,6 @@ export class EmbeddedCardProviderService extends TwPaymentProvider<EmbeddedCardO
     return { data: { ...data, refunds } }
   }
 
-  async getWebhookActionAndData(payload: ProviderWebhookPayload["payload"]): Promise<WebhookActionResult> {
-    const event = this.verifiedEvent(payload)
-    if (!event) {
-      return { action: PaymentActions.NOT_SUPPORTED }
-    }
-    return this.#events.once(event.id, () => this.actionFor(event))
-  }
-
-  /**
-   * Verifies the signature over the raw bytes Medusa kept (every `v1`, each
-   * configured secret, 300 s tolerance). Undefined for a delivery to ignore;
-   * the reason is logged without any secret.
-   */
-  protected verifiedEvent(payload: ProviderWebhookPayload["payload"]): WebhookEvent | undefined {
-    const raw = payload.rawData
-    const header = payload.headers?.[SIGNATURE_HEADER.toLowerCase()]
-    try {
-      return constructEvent(typeof raw === "string" ? Buffer.from(raw) : raw, typeof header === "string" ? header : undefined, this.options_.webhookSecrets)
-    } catch (error) {
-      this.logger_.warn(`embedded-card: rejected a webhook: ${(error as Error).message}`)
-      return undefined
-    }
-  }
-
-  protected async actionFor(event: WebhookEvent): Promise<WebhookActionResult> {
-    const ignored: WebhookActionResult = { action: PaymentActions.NOT_SUPPORTED }
-    const intentId = event.type.startsWith("refund.") ? (event.data as Refund).paymentIntentId : (event.data as PaymentIntent).id
-    // The signed body is a snapshot; the current state is read again, so a
-    // delayed or reordered delivery cannot move the session backwards.
-    let intent: PaymentIntent
-    try {
-      intent = await this.client_.paymentIntents.retrieve(intentId)
-    } catch (error) {
-      if (error instanceof NotFoundError) {
-        return ignored
-      }
-      throw error
-    }
-    if (event.type.startsWith("refund.")) {
-      await this.applyRefundEvent(intent, event.data as Refund)
-      return ignored
-    }
-    const session = await this.matchSession(this.record(intent), "paymentIntentId")
-    if (!session) {
-      return ignored
-    }
-    return { action: WEBHOOK_ACTION[intent.status], data: { session_id: session.id, amount: new BigNumber(intent.amount) } }
-  }
-
-  /** Records a refund's new status on the payment it belongs to (refunds are settled asynchronously). */
-  protected async applyRefundEvent(intent: PaymentIntent, refund: Refund): Promise<void> {
-    const current = await this.client_.refunds.retrieve(refund.id)
-    const payments = this.cradle_.paymentService as {
-      list(filters: Record<string, unknown>, config?: Record<string, unknown>): Promise<Array<{ id: string; data: Record<string, unknown> | null }>>
-      update(data: { id: string; data: Record<string, unknown> }): Promise<unknown>
-    }
-    const sessionId = intent.metadata?.session_id
-    const [payment] = typeof sessionId === "string" ? await payments.list({ payment_session_id: sessionId }, { select: ["id", "data"] }) : []
-    if (!payment) {
-      return
-    }
-    const data = (payment.data ?? {}) as unknown as EmbeddedSessionData
-    const others = (data.refunds ?? []).filter((r) => r.id !== current.id)
-    const known = data.refunds?.find((r) => r.id === current.id)
-    const refunds = [...others, { ...known, id: current.id, amount: current.amount, status: current.status }]
-    await payments.update({ id: payment.id, data: { ...payment.data, refunds } })
-    if (current.status === "failed") {
-      this.logger_.error(`embedded-card: refund ${current.id} of ${current.amount} TWD on ${intent.id} failed at the service; refund the shopper another way`)
-    }
-  }
-
-  get client(): EmbeddedCardClient {
-    return this.client_
-  }
-
   protected async createIntent(amount: number, sessionId: string, returnPath: string | undefined, idempotencyKey: string | undefined): Promise<EmbeddedSessionData> {
     const returnUrl = `${this.options_.storefrontUrl.replace(/\/+$/, "")}${returnPath ?? this.options_.returnPath}`
     try {
@@ -208,6 +129,7 @@ export class EmbeddedCardProviderService extends TwPaymentProvider<EmbeddedCardO
         { idempotencyKey: idempotencyKey ? `medusa-session-${idempotencyKey}` : undefined }
       )
       return {
+        ...freshSessionData,
         session_id: sessionId,
         paymentIntentId: intent.id,
         clientSecret: intent.clientSecret,
@@ -267,12 +189,12 @@ export class EmbeddedCardProviderService extends TwPaymentProvider<EmbeddedCardO
     return readSessionData(data)
   }
 
-  protected sessionStatus(intent: PaymentIntent) {
-    return SESSION_STATUS[intent.status]
+  protected sessionStatus(status: string) {
+    return SESSION_STATUS[status as PaymentIntentStatus]
   }
 
-  protected withFacts(data: Record<string, unknown> | undefined, intent: PaymentIntent): Record<string, unknown> {
-    return { ...data, status: intent.status, ...(intent.lastPaymentError ? { lastPaymentError: intent.lastPaymentError.code } : {}) }
+  protected observe(intent: PaymentIntent): PaymentObservation {
+    return this.api_.observation(intent)
   }
 
   /**
@@ -303,25 +225,5 @@ export class EmbeddedCardProviderService extends TwPaymentProvider<EmbeddedCardO
     )
   }
 
-  protected record(intent: PaymentIntent): ServiceRecord {
-    return {
-      id: intent.id,
-      label: `payment intent ${intent.id}`,
-      sessionId: typeof intent.metadata?.session_id === "string" ? intent.metadata.session_id : undefined,
-      amount: intent.amount,
-      paid: intent.status === "succeeded",
-    }
-  }
 
-  protected async refundOrphanNow(record: ServiceRecord, why: string): Promise<void> {
-    const refund = await this.client_.refunds.create(
-      { paymentIntentId: record.id, reason: "duplicate" },
-      // One key per intent: however often this runs, the service refunds once.
-      { idempotencyKey: `medusa-orphan-${record.id}` }
-    )
-    if (refund.status === "failed") {
-      throw new Error(`the service declined the refund (${refund.failureCode ?? "no reason given"}); refund it from the service's console`)
-    }
-    this.logger_.warn(`embedded-card: refunded ${refund.amount} TWD of ${record.label} (${refund.status}): paid after ${why}`)
-  }
 }

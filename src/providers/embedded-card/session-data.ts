@@ -1,6 +1,6 @@
 import { z } from "zod"
 import { storefrontPath } from "../core/options"
-import { parseSessionData } from "../core/session-data"
+import { parseSessionData, sessionDataShape } from "../core/session-data"
 
 /** What a storefront may send when it creates a session; anything else is refused. */
 const storefrontDataSchema = z.strictObject({
@@ -9,9 +9,24 @@ const storefrontDataSchema = z.strictObject({
 })
 export type StorefrontData = z.output<typeof storefrontDataSchema>
 
-export function parseStorefrontData(data: unknown): StorefrontData {
-  return parseSessionData(storefrontDataSchema, data, "Invalid payment session data")
-}
+/** Keys the provider writes into session data (see `sessionDataShape`). */
+const shape = sessionDataShape(storefrontDataSchema, [
+  "paymentIntentId",
+  "clientSecret",
+  "publishableKey",
+  "sdkUrl",
+  "sdkIntegrity",
+  "returnUrl",
+  "amount",
+  "status",
+  "lastPaymentError",
+  "refunds",
+  "attestation",
+])
+
+export const parseStorefrontData = shape.parseStorefront
+/** What a new intent's data starts from. */
+export const freshSessionData = shape.fresh
 
 /**
  * Session (then payment) data. Public: the storefront needs the client secret,
@@ -30,6 +45,8 @@ export interface EmbeddedSessionData {
   status?: string
   lastPaymentError?: string
   refunds?: Array<{ id: string; medusaRefundId?: string; amount: number; status: string }>
+  /** The event pipeline's sealed read (see `Attestor`). */
+  attestation?: unknown
 }
 
 const storedSchema = z.looseObject({

@@ -4,39 +4,22 @@ import type {
   InitiatePaymentInput,
   InitiatePaymentOutput,
   PaymentCustomerDTO,
-  ProviderWebhookPayload,
   RefundPaymentInput,
   RefundPaymentOutput,
   UpdatePaymentInput,
   UpdatePaymentOutput,
-  WebhookActionResult,
 } from "@medusajs/framework/types"
-import {
-  BigNumber,
-  MedusaError,
-  PaymentActions,
-  PaymentSessionStatus,
-} from "@medusajs/framework/utils"
-import {
-  type CheckoutBody,
-  HostedCheckoutClient,
-  type HostedNotification,
-  parseNotification,
-  type Transaction,
-} from "../../lib/hosted"
-import { DeclinedError, InvalidRequestError, NotFoundError, PaymentServiceError, UnknownOutcomeError } from "../../lib/http"
-import { type ServiceRecord, TwPaymentProvider } from "../core/base-provider"
+import { MedusaError, PaymentSessionStatus } from "@medusajs/framework/utils"
+import type { CheckoutBody, HostedCheckoutClient, Transaction, TransactionStatus } from "../../lib/hosted"
+import { DeclinedError, InvalidRequestError, PaymentServiceError, UnknownOutcomeError } from "../../lib/http"
+import { TwPaymentProvider } from "../core/base-provider"
 import { toMedusaError } from "../core/errors"
 import { toTwd } from "../core/money"
+import type { PaymentObservation } from "../core/payment-api"
+import { HostedCheckoutApi } from "./api"
 import { type HostedCheckoutOptions, type PaymentMethod, parseHostedCheckoutOptions, type ResolvedHostedCheckoutOptions } from "./options"
-import {
-  type HostedSessionData,
-  parseStorefrontData,
-  readSessionData,
-  type StorefrontData,
-  transactionFacts,
-} from "./session-data"
-import { PAID, SESSION_STATUS, WEBHOOK_ACTION } from "./status-map"
+import { freshSessionData, type HostedSessionData, parseStorefrontData, readSessionData, type StorefrontData, transactionFacts } from "./session-data"
+import { PAID, SESSION_STATUS } from "./status-map"
 
 /** Where an admin supplies a shopper's bank account for a cvs/atm refund. */
 export const REMITTANCE_ROUTE = "/admin/tw-payments/{payment_id}/remittance"
@@ -51,6 +34,7 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
   static override identifier = "hosted-checkout"
 
   protected readonly options_: ResolvedHostedCheckoutOptions
+  protected readonly api_: HostedCheckoutApi
   protected readonly client_: HostedCheckoutClient
 
   static override validateOptions(options: Record<string, unknown>): void {
@@ -60,15 +44,8 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
   constructor(cradle: Record<string, unknown>, options: HostedCheckoutOptions) {
     super(cradle, options)
     this.options_ = parseHostedCheckoutOptions(options)
-    this.client_ = new HostedCheckoutClient({
-      apiToken: this.options_.apiToken,
-      merchantId: this.options_.merchantId,
-      baseUrl: this.options_.apiBaseUrl,
-      checkoutHost: this.options_.checkoutHost,
-      einvoice: this.options_.einvoice,
-      timeouts: this.options_.timeouts,
-      logger: this.logger_,
-    })
+    this.api_ = new HostedCheckoutApi(this.options_, this.logger_)
+    this.client_ = this.api_.client
   }
 
   async initiatePayment({ amount, currency_code, data, context }: InitiatePaymentInput): Promise<InitiatePaymentOutput> {
@@ -84,7 +61,8 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
     const current = readSessionData(data)
     const twd = toTwd(amount, currency_code)
     if (twd === current.amount) {
-      return { data, status: PaymentSessionStatus.REQUIRES_MORE }
+      // Also how the event pipeline records a sealed read: the data is kept, the status left alone.
+      return { data }
     }
     const input = parseStorefrontData({ session_id: current.session_id })
     const sessionData = await this.createCheckout(this.checkoutBody(twd, input, context?.customer), current.session_id)
@@ -136,7 +114,7 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
         amount: refundAmount,
         reason: "Refund from the store",
         ...(needsRemittance ? { remitInfo: session.remitInfo } : {}),
-        ...(this.options_.einvoice ? { productDetails: [this.productLine(refundAmount)] } : {}),
+        ...(this.options_.einvoice ? { productDetails: [this.api_.productLine(refundAmount)] } : {}),
       })
     } catch (error) {
       result = await this.refundOutcome(tx, refundAmount, error)
@@ -150,51 +128,6 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
     }
     this.logger_.info(`hosted-checkout: refunded ${result.refundAmount} TWD of ${tx.transactionHid} (${result.status})`)
     return { data: { ...data, ...refunded } }
-  }
-
-  async getWebhookActionAndData(payload: ProviderWebhookPayload["payload"]): Promise<WebhookActionResult> {
-    const ignored: WebhookActionResult = { action: PaymentActions.NOT_SUPPORTED }
-    let notification: HostedNotification
-    try {
-      notification = parseNotification(payload.rawData?.length ? payload.rawData : payload.data)
-    } catch (error) {
-      this.logger_.warn(`hosted-checkout: ignored a malformed notification: ${(error as Error).message}`)
-      return ignored
-    }
-    if (notification.purpose !== "charge") {
-      // Refund and recurring notifications are re-read where they matter (admin refund view, subscriptions).
-      return ignored
-    }
-
-    // The notification is only a hint: everything below comes from a fresh read.
-    let tx: Transaction
-    try {
-      tx = await this.client_.transactions.retrieve(notification.id)
-    } catch (error) {
-      if (error instanceof NotFoundError || error instanceof InvalidRequestError) {
-        this.logger_.warn(`hosted-checkout: ignored a notification for unknown transaction ${notification.id}`)
-        return ignored
-      }
-      throw error
-    }
-    if (tx.merchantId !== this.options_.merchantId) {
-      this.logger_.warn(`hosted-checkout: ignored transaction ${tx.transactionHid} of another merchant`)
-      return ignored
-    }
-    if (tx.currency && tx.currency.toLowerCase() !== "twd") {
-      this.logger_.error(`hosted-checkout: ignored transaction ${tx.transactionHid} in ${tx.currency}`)
-      return ignored
-    }
-    const session = await this.matchSession(this.record(tx), "transactionId")
-    if (!session) {
-      return ignored
-    }
-    return { action: WEBHOOK_ACTION[tx.status], data: { session_id: session.id, amount: new BigNumber(tx.amount) } }
-  }
-
-  /** The API client, for the plugin's routes and jobs that need to read transactions. */
-  get client(): HostedCheckoutClient {
-    return this.client_
   }
 
   protected checkoutBody(amount: number, input: StorefrontData, customer: PaymentCustomerDTO | undefined): CheckoutBody {
@@ -211,16 +144,12 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
       customId: input.session_id,
       successUrl: `${storefront}${input.return_path ?? this.options_.successPath}`,
       failureUrl: `${storefront}${this.options_.failurePath}`,
-      productDetails: [this.productLine(amount)],
+      productDetails: [this.api_.productLine(amount)],
       ...(extra.length ? { allowedPaymentMethods: extra } : {}),
       ...(this.options_.threeDSecure ? { use3d: true } : {}),
       ...(customer?.id ? { userId: customer.id } : {}),
       ...buyer,
     }
-  }
-
-  protected productLine(amount: number) {
-    return { productionCode: "ORDER", description: this.options_.productDescription, quantity: 1, unit: "order", unitPrice: amount }
   }
 
   /** Methods besides card the page offers: the shopper's choice within the merchant's, or all of the merchant's. */
@@ -269,6 +198,7 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
 
   protected sessionData(sessionId: string, amount: number, id: string, hid: string, url: string, expiresAt: Date | string): HostedSessionData {
     return {
+      ...freshSessionData,
       session_id: sessionId,
       transactionId: id,
       transactionHid: hid,
@@ -283,12 +213,12 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
     return readSessionData(data)
   }
 
-  protected sessionStatus(tx: Transaction) {
-    return SESSION_STATUS[tx.status]
+  protected sessionStatus(status: string) {
+    return SESSION_STATUS[status as TransactionStatus]
   }
 
-  protected withFacts(data: Record<string, unknown> | undefined, tx: Transaction): Record<string, unknown> {
-    return { ...data, ...transactionFacts(tx) }
+  protected observe(tx: Transaction): PaymentObservation {
+    return this.api_.observation(tx)
   }
 
   /** Re-reads the transaction and refuses one that is not this session's. */
@@ -370,31 +300,5 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
       MedusaError.Types.UNEXPECTED_STATE,
       `The refund of ${tx.transactionHid} got no clear answer, and a fresh read shows ${after ? `${after.status} with no refund` : "nothing"}. Nothing was resent; try again in a minute.`
     )
-  }
-
-  protected record(tx: Transaction): ServiceRecord {
-    return { id: tx.id, label: `transaction ${tx.transactionHid}`, sessionId: tx.customId, amount: tx.amount, paid: PAID.has(tx.status) }
-  }
-
-  /**
-   * Card, LINE Pay and Apple Pay money is returned at once; cvs/atm payments
-   * need the shopper's bank account, so they are logged for the merchant.
-   */
-  protected async refundOrphanNow(record: ServiceRecord, why: string): Promise<void> {
-    const fresh = await this.client_.transactions.retrieve(record.id)
-    if (!PAID.has(fresh.status) || fresh.refundAmount) {
-      return
-    }
-    if (fresh.paymentMethod === "cvs" || fresh.paymentMethod === "atm") {
-      this.logger_.error(
-        `hosted-checkout: ${fresh.amount} TWD paid by ${fresh.paymentMethod} in ${fresh.transactionHid} after ${why}: refund it by remittance from the service's console`
-      )
-      return
-    }
-    await this.client_.refunds.create(fresh.transactionHid, {
-      reason: "Paid for a checkout the store had replaced",
-      ...(this.options_.einvoice ? { productDetails: [this.productLine(fresh.amount)] } : {}),
-    })
-    this.logger_.warn(`hosted-checkout: refunded ${fresh.amount} TWD of ${fresh.transactionHid}: paid after ${why}`)
   }
 }

@@ -1,7 +1,7 @@
 import { z } from "zod"
 import { invoiceInfoSchema, type Transaction } from "../../lib/hosted"
 import { storefrontPath } from "../core/options"
-import { parseSessionData } from "../core/session-data"
+import { parseSessionData, sessionDataShape } from "../core/session-data"
 import { PAYMENT_METHODS } from "./options"
 
 /**
@@ -21,9 +21,26 @@ const storefrontDataSchema = z.strictObject({
 })
 export type StorefrontData = z.output<typeof storefrontDataSchema>
 
-export function parseStorefrontData(data: unknown): StorefrontData {
-  return parseSessionData(storefrontDataSchema, data, "Invalid payment session data")
-}
+/** Keys the provider writes into session data (see `sessionDataShape`). */
+const shape = sessionDataShape(storefrontDataSchema, [
+  "transactionId",
+  "transactionHid",
+  "checkoutUrl",
+  "expiresAt",
+  "amount",
+  "status",
+  "paymentMethod",
+  "paymentInfo",
+  "paidAt",
+  "refundAmount",
+  "remitInfo",
+  "refund",
+  "attestation",
+])
+
+export const parseStorefrontData = shape.parseStorefront
+/** What a new checkout's data starts from. */
+export const freshSessionData = shape.fresh
 
 /**
  * What the provider keeps in session (then payment) data. It reaches the
@@ -47,6 +64,8 @@ export interface HostedSessionData {
   remitInfo?: RemitInfo
   /** The one refund the service allows, once made. */
   refund?: { id?: string; amount: number; status: string; at: string }
+  /** The event pipeline's sealed read (see `Attestor`). */
+  attestation?: unknown
 }
 
 export const remitInfoSchema = z.strictObject({

@@ -1,9 +1,8 @@
 import { PaymentActions, PaymentSessionStatus } from "@medusajs/framework/utils"
 import { PAYMENT_INTENT_STATUSES } from "../../../lib/embedded"
-import { EventResults } from "../event-results"
 import { parseEmbeddedCardOptions } from "../options"
 import { EmbeddedCardProviderService } from "../service"
-import { parseStorefrontData } from "../session-data"
+import { freshSessionData, parseStorefrontData } from "../session-data"
 import { FINAL, SESSION_STATUS, WEBHOOK_ACTION } from "../status-map"
 
 const valid = {
@@ -73,39 +72,37 @@ describe("embedded-card storefront data", () => {
   it("accepts only the session id and a storefront path", () => {
     expect(parseStorefrontData({ session_id: "payses_1", return_path: "/thanks" })).toEqual({ session_id: "payses_1", return_path: "/thanks" })
     expect(() => parseStorefrontData({ session_id: "payses_1", amount: 1 })).toThrow(/amount/)
-    expect(() => parseStorefrontData({ session_id: "payses_1", paymentIntentId: "pi_x" })).toThrow(/paymentIntentId/)
+    expect(() => parseStorefrontData({ session_id: "payses_1", clientSecretX: "x" })).toThrow(/clientSecretX/)
     expect(() => parseStorefrontData({ session_id: "payses_1", return_path: "https://evil.test" })).toThrow(/return_path/)
   })
 })
 
-describe("EventResults", () => {
-  it("computes once per event id and shares the result", async () => {
-    const results = new EventResults<string>()
-    const compute = jest.fn(async () => "captured")
-    await expect(Promise.all([results.once("evt_1", compute), results.once("evt_1", compute)])).resolves.toEqual(["captured", "captured"])
-    await results.once("evt_1", compute)
-    expect(compute).toHaveBeenCalledTimes(1)
-    await results.once("evt_2", compute)
-    expect(compute).toHaveBeenCalledTimes(2)
+describe("embedded-card session data given back by Medusa", () => {
+  // Medusa recreates a deleted session from its old data when a workflow compensates.
+  const written = {
+    session_id: "payses_2",
+    return_path: "/thanks",
+    paymentIntentId: "pi_old",
+    clientSecret: "pi_old_secret_x",
+    publishableKey: "pk_x",
+    sdkUrl: "https://sdk.test/twpay.js",
+    returnUrl: "https://shop.test/thanks",
+    amount: 500,
+    status: "succeeded",
+    refunds: [{ id: "re_1", amount: 500, status: "succeeded" }],
+    attestation: { status: "succeeded", at: "2026-11-23T00:00:00Z", mac: "00" },
+  }
+
+  it("is accepted, keeping only what a storefront may choose", () => {
+    expect(parseStorefrontData(written)).toEqual({ session_id: "payses_2", return_path: "/thanks" })
   })
 
-  it("forgets a failed computation so the next delivery tries again", async () => {
-    const results = new EventResults<string>()
-    await expect(results.once("evt_1", async () => Promise.reject(new Error("down")))).rejects.toThrow("down")
-    await new Promise((resolve) => setImmediate(resolve))
-    await expect(results.once("evt_1", async () => "ok")).resolves.toBe("ok")
+  it("still refuses a wrong storefront field next to written ones", () => {
+    expect(() => parseStorefrontData({ ...written, return_path: "https://evil.test" })).toThrow(/return_path/)
   })
 
-  it("expires entries and stays bounded", async () => {
-    const results = new EventResults<number>(1000, 2)
-    let calls = 0
-    const compute = async () => ++calls
-    await results.once("a", compute, 0)
-    await results.once("a", compute, 2000)
-    expect(calls).toBe(2)
-    await results.once("b", compute, 2000)
-    await results.once("c", compute, 2000)
-    await results.once("a", compute, 2000)
-    expect(calls).toBe(5)
+  it("is cleared by a new intent's data, key by key", () => {
+    const merged = JSON.parse(JSON.stringify({ ...written, ...freshSessionData, session_id: "payses_2", paymentIntentId: "pi_new" }))
+    expect(merged).toEqual({ session_id: "payses_2", return_path: "/thanks", paymentIntentId: "pi_new" })
   })
 })

@@ -1,4 +1,4 @@
-import { parseStorefrontData, readSessionData, remitInfoSchema } from "../session-data"
+import { freshSessionData, parseStorefrontData, readSessionData, remitInfoSchema } from "../session-data"
 
 describe("storefront session data", () => {
   it("accepts the whitelisted shape", () => {
@@ -11,7 +11,7 @@ describe("storefront session data", () => {
 
   it.each([
     [{ session_id: "payses_1", amount: 1 }, "amount"],
-    [{ session_id: "payses_1", transactionId: "x" }, "transactionId"],
+    [{ session_id: "payses_1", transactionIdentifier: "x" }, "transactionIdentifier"],
     [{ session_id: "payses_1", methods: ["bitcoin"] }, "methods"],
     [{ session_id: "payses_1", return_path: "https://evil.test/" }, "return_path"],
     [{ session_id: "payses_1", return_path: "//evil.test/" }, "return_path"],
@@ -33,5 +33,37 @@ describe("storefront session data", () => {
     expect(remitInfoSchema.safeParse({ ...remit, account: "1234567" }).success).toBe(false)
     expect(remitInfoSchema.safeParse({ ...remit, account: "123456789012345" }).success).toBe(false)
     expect(remitInfoSchema.safeParse({ ...remit, bankName: undefined }).success).toBe(false)
+  })
+
+  describe("given back by Medusa when it recreates a session", () => {
+    // What a compensation passes to initiatePayment: the old session's whole data.
+    const written = {
+      session_id: "payses_2",
+      methods: ["cvs"],
+      transactionId: "tx_old",
+      transactionHid: "P_OLD",
+      checkoutUrl: "https://pay.test/checkout/tx_old",
+      expiresAt: "2026-11-23T00:00:00.000Z",
+      amount: 500,
+      status: "charged",
+      paymentMethod: "card",
+      paidAt: "2026-11-23T00:00:00.000Z",
+      refundAmount: 500,
+      refund: { id: "ref_1", amount: 500, status: "refunded", at: "2026-11-23T00:00:00.000Z" },
+      attestation: { status: "charged", at: "2026-11-23T00:00:00.000Z", mac: "00" },
+    }
+
+    it("is accepted, keeping only what a storefront may choose", () => {
+      expect(parseStorefrontData(written)).toEqual({ session_id: "payses_2", methods: ["cvs"] })
+    })
+
+    it("still refuses a wrong storefront field next to written ones", () => {
+      expect(() => parseStorefrontData({ ...written, methods: ["bitcoin"] })).toThrow(/methods/)
+    })
+
+    it("is cleared by a new checkout's data, key by key", () => {
+      const merged = JSON.parse(JSON.stringify({ ...written, ...freshSessionData, session_id: "payses_2", transactionId: "tx_new" }))
+      expect(merged).toEqual({ session_id: "payses_2", methods: ["cvs"], transactionId: "tx_new" })
+    })
   })
 })

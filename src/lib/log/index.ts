@@ -1,0 +1,1 @@
+export { untrusted } from "./untrusted"

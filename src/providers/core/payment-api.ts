@@ -1,0 +1,61 @@
+import type { ProviderWebhookPayload } from "@medusajs/framework/types"
+import type { PaymentActions } from "@medusajs/framework/utils"
+import type { Attestor } from "./attestation"
+
+/** What one fresh read of the service says about a payment, in the terms the store acts on. */
+export interface PaymentObservation {
+  /** The transaction or payment intent id, as kept in session data under `idField`. */
+  serviceId: string
+  /** Human-readable reference for logs and errors. */
+  label: string
+  /** The Medusa payment session it was created for (`customId` / `metadata.session_id`). */
+  sessionId: string | undefined
+  /** Whole TWD. */
+  amount: number
+  status: string
+  /** The provider's status table, as the action the store takes. */
+  action: PaymentActions
+  /** The shopper's money is with the merchant. */
+  paid: boolean
+  /** The facts worth keeping on the session and payment. */
+  facts: Record<string, unknown>
+}
+
+/** A session of this provider that no payment settled yet. */
+export interface UnsettledSession {
+  status: string
+  data: Record<string, unknown>
+  createdAt: Date
+}
+
+/** A notification or webhook reduced to what the pipeline acts on. */
+export interface Delivery {
+  /** Identifies the delivery across retries and duplicates. */
+  key: string
+  /** The transaction or payment intent to read. */
+  serviceId: string
+  /** A refund that changed (embedded refund events). */
+  refundId?: string
+}
+
+/**
+ * One API of the service as the event pipeline and the provider both use it:
+ * built from the provider's options, so the pipeline reads the service with
+ * the provider's own credentials and tables without going through the
+ * payment module's internals.
+ */
+export interface PaymentApi {
+  /** The session data field that holds `serviceId`. */
+  readonly idField: string
+  readonly attestor: Attestor
+  /** Verifies (embedded) and parses a delivery; undefined, logged, for one to ignore. */
+  parseDelivery(payload: ProviderWebhookPayload["payload"]): Delivery | undefined
+  /** One fresh read; undefined when the service does not know the id or it is not this merchant's. */
+  observe(serviceId: string): Promise<PaymentObservation | undefined>
+  /** Returns money paid for a session the store no longer uses. */
+  refundOrphan(observation: PaymentObservation, why: string): Promise<void>
+  /** Whether the reconciliation job should read this session again: it could still change, or is paid and awaits its order. */
+  reconcilable(session: UnsettledSession, now: number): boolean
+  /** Re-reads a refund and returns the payment data updated with it (embedded refunds settle later). */
+  refundUpdate?(refundId: string, paymentData: Record<string, unknown>): Promise<Record<string, unknown>>
+}

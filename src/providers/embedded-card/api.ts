@@ -1,0 +1,117 @@
+import type { Logger, ProviderWebhookPayload } from "@medusajs/framework/types"
+import { constructEvent, EmbeddedCardClient, type PaymentIntent, type Refund, SIGNATURE_HEADER, type WebhookEvent } from "../../lib/embedded"
+import { NotFoundError } from "../../lib/http"
+import { untrusted } from "../../lib/log"
+import { Attestor } from "../core/attestation"
+import type { Delivery, PaymentApi, PaymentObservation, UnsettledSession } from "../core/payment-api"
+import type { ResolvedEmbeddedCardOptions } from "./options"
+import type { EmbeddedSessionData } from "./session-data"
+import { WEBHOOK_ACTION } from "./status-map"
+
+/** How long an intent nobody reported on is worth reading again. */
+const OPEN_INTENT_MS = 60 * 60_000
+
+/**
+ * The embedded-card API as the provider and the event pipeline use it: the
+ * client, signed webhooks (verified over the raw bytes: every `v1`, each
+ * configured secret, 300 s), and what one fresh read of an intent means.
+ */
+export class EmbeddedCardApi implements PaymentApi {
+  readonly idField = "paymentIntentId"
+  readonly client: EmbeddedCardClient
+  readonly attestor: Attestor
+
+  constructor(
+    readonly options: ResolvedEmbeddedCardOptions,
+    private readonly logger: Logger
+  ) {
+    this.client = new EmbeddedCardClient({ secretKey: options.secretKey, baseUrl: options.apiBaseUrl, timeouts: options.timeouts, logger })
+    this.attestor = new Attestor(options.secretKey)
+  }
+
+  parseDelivery(payload: ProviderWebhookPayload["payload"]): Delivery | undefined {
+    const raw = payload.rawData
+    const header = payload.headers?.[SIGNATURE_HEADER.toLowerCase()]
+    let event: WebhookEvent
+    try {
+      event = constructEvent(typeof raw === "string" ? Buffer.from(raw) : raw, typeof header === "string" ? header : undefined, this.options.webhookSecrets)
+    } catch (error) {
+      this.logger.warn(`embedded-card: rejected a webhook: ${untrusted((error as Error).message, 300)}`)
+      return undefined
+    }
+    // The signed body is a snapshot: the pipeline reads the current state, so a
+    // delayed or reordered delivery cannot move the session backwards.
+    if (event.type.startsWith("refund.")) {
+      const refund = event.data as Refund
+      return { key: event.id, serviceId: refund.paymentIntentId, refundId: refund.id }
+    }
+    return { key: event.id, serviceId: (event.data as PaymentIntent).id }
+  }
+
+  async observe(intentId: string): Promise<PaymentObservation | undefined> {
+    let intent: PaymentIntent
+    try {
+      intent = await this.client.paymentIntents.retrieve(intentId)
+    } catch (error) {
+      if (error instanceof NotFoundError) {
+        return undefined
+      }
+      throw error
+    }
+    if (intent.currency.toUpperCase() !== "TWD") {
+      this.logger.error(`embedded-card: ignored payment intent ${intent.id} in ${untrusted(intent.currency)}`)
+      return undefined
+    }
+    return this.observation(intent)
+  }
+
+  observation(intent: PaymentIntent): PaymentObservation {
+    return {
+      serviceId: intent.id,
+      label: `payment intent ${intent.id}`,
+      sessionId: typeof intent.metadata?.session_id === "string" ? intent.metadata.session_id : undefined,
+      amount: intent.amount,
+      status: intent.status,
+      action: WEBHOOK_ACTION[intent.status],
+      paid: intent.status === "succeeded",
+      facts: { status: intent.status, ...(intent.lastPaymentError ? { lastPaymentError: intent.lastPaymentError.code } : {}) },
+    }
+  }
+
+  /**
+   * Processing and paid intents until they settle; other open intents for an
+   * hour, in case the shopper paid in the card form, never came back and the
+   * webhook was lost.
+   */
+  reconcilable({ status, data, createdAt }: UnsettledSession, now: number): boolean {
+    const session = data as Partial<EmbeddedSessionData>
+    if (!session.paymentIntentId) {
+      return false
+    }
+    return status === "pending_authorization" || session.status === "succeeded" || session.status === "processing" || now - createdAt.getTime() < OPEN_INTENT_MS
+  }
+
+  async refundOrphan(observation: PaymentObservation, why: string): Promise<void> {
+    const refund = await this.client.refunds.create(
+      { paymentIntentId: observation.serviceId, reason: "duplicate" },
+      // One key per intent: however often this runs, the service refunds once.
+      { idempotencyKey: `medusa-orphan-${observation.serviceId}` }
+    )
+    if (refund.status === "failed") {
+      throw new Error(`the service declined the refund (${refund.failureCode ?? "no reason given"}); refund it from the service's console`)
+    }
+    this.logger.warn(`embedded-card: refunded ${refund.amount} TWD of ${observation.label} (${refund.status}): paid after ${why}`)
+  }
+
+  /** Refunds settle asynchronously: the payment keeps each refund's current status. */
+  async refundUpdate(refundId: string, paymentData: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const current = await this.client.refunds.retrieve(refundId)
+    const data = paymentData as unknown as EmbeddedSessionData
+    const known = data.refunds?.find((r) => r.id === current.id)
+    const refunds = [...(data.refunds ?? []).filter((r) => r.id !== current.id), { ...known, id: current.id, amount: current.amount, status: current.status }]
+    if (current.status === "failed") {
+      this.logger.error(`embedded-card: refund ${current.id} of ${current.amount} TWD on ${current.paymentIntentId} failed at the service; refund the shopper another way`)
+    }
+    return { ...paymentData, refunds }
+  }
+}

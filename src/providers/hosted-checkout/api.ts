@@ -1,0 +1,142 @@
+import type { Logger, ProviderWebhookPayload } from "@medusajs/framework/types"
+import { HostedCheckoutClient, type HostedNotification, parseNotification, type Transaction } from "../../lib/hosted"
+import { InvalidRequestError, NotFoundError } from "../../lib/http"
+import { untrusted } from "../../lib/log"
+import { Attestor } from "../core/attestation"
+import type { Delivery, PaymentApi, PaymentObservation, UnsettledSession } from "../core/payment-api"
+import type { ResolvedHostedCheckoutOptions } from "./options"
+import { type HostedSessionData, transactionFacts } from "./session-data"
+import { PAID, WEBHOOK_ACTION } from "./status-map"
+
+/** Ids the service issues are short; a longer one is not worth a request. */
+const MAX_ID_LENGTH = 128
+/** A page can be paid until it expires, plus 3-D Secure's 10 minutes and some slack. */
+const PAGE_GRACE_MS = 20 * 60_000
+/** A cvs/atm code may be reported paid a while after its deadline. */
+const CODE_GRACE_MS = 24 * 3_600_000
+
+/**
+ * The hosted-checkout API as the provider and the event pipeline use it: the
+ * client, the reading of notifications (unsigned: only a hint), and what one
+ * fresh read of a transaction means for the store.
+ */
+export class HostedCheckoutApi implements PaymentApi {
+  readonly idField = "transactionId"
+  readonly client: HostedCheckoutClient
+  readonly attestor: Attestor
+
+  constructor(
+    readonly options: ResolvedHostedCheckoutOptions,
+    private readonly logger: Logger
+  ) {
+    this.client = new HostedCheckoutClient({
+      apiToken: options.apiToken,
+      merchantId: options.merchantId,
+      baseUrl: options.apiBaseUrl,
+      checkoutHost: options.checkoutHost,
+      einvoice: options.einvoice,
+      timeouts: options.timeouts,
+      logger,
+    })
+    this.attestor = new Attestor(options.apiToken)
+  }
+
+  parseDelivery(payload: ProviderWebhookPayload["payload"]): Delivery | undefined {
+    let notification: HostedNotification
+    try {
+      notification = parseNotification(payload.rawData?.length ? payload.rawData : payload.data)
+    } catch (error) {
+      this.logger.warn(`hosted-checkout: ignored a malformed notification: ${untrusted((error as Error).message, 300)}`)
+      return undefined
+    }
+    // Refund and recurring notifications are re-read where they matter (admin refund view, subscriptions).
+    if (notification.purpose !== "charge") {
+      return undefined
+    }
+    if (notification.id.length > MAX_ID_LENGTH || notification.merchantId !== this.options.merchantId) {
+      this.logger.warn(`hosted-checkout: ignored a notification for ${untrusted(notification.id)}: not a transaction of this merchant`)
+      return undefined
+    }
+    // A repeated notification of the same state changes nothing; a new state is news.
+    return { key: `${notification.id}:${notification.status}`, serviceId: notification.id }
+  }
+
+  async observe(transactionId: string): Promise<PaymentObservation | undefined> {
+    let tx: Transaction
+    try {
+      tx = await this.client.transactions.retrieve(transactionId)
+    } catch (error) {
+      if (error instanceof NotFoundError || error instanceof InvalidRequestError) {
+        this.logger.warn(`hosted-checkout: ignored a notification for unknown transaction ${untrusted(transactionId)}`)
+        return undefined
+      }
+      throw error
+    }
+    if (tx.merchantId !== this.options.merchantId) {
+      this.logger.warn(`hosted-checkout: ignored transaction ${tx.transactionHid} of another merchant`)
+      return undefined
+    }
+    if (tx.currency && tx.currency.toLowerCase() !== "twd") {
+      this.logger.error(`hosted-checkout: ignored transaction ${tx.transactionHid} in ${untrusted(tx.currency)}`)
+      return undefined
+    }
+    return this.observation(tx)
+  }
+
+  observation(tx: Transaction): PaymentObservation {
+    return {
+      serviceId: tx.id,
+      label: `transaction ${tx.transactionHid}`,
+      sessionId: tx.customId,
+      amount: tx.amount,
+      status: tx.status,
+      action: WEBHOOK_ACTION[tx.status],
+      paid: PAID.has(tx.status),
+      facts: transactionFacts(tx),
+    }
+  }
+
+  reconcilable({ status, data }: UnsettledSession, now: number): boolean {
+    const session = data as Partial<HostedSessionData>
+    if (!session.transactionId) {
+      return false
+    }
+    if (session.status && PAID.has(session.status)) {
+      return true
+    }
+    if (status === "pending_authorization") {
+      const info = session.paymentInfo
+      const deadline = typeof info === "object" && info && "expiredAt" in info ? Date.parse(String(info.expiredAt)) : Number.NaN
+      return Number.isNaN(deadline) || now < deadline + CODE_GRACE_MS
+    }
+    const expires = Date.parse(session.expiresAt ?? "")
+    return Number.isNaN(expires) || now < expires + PAGE_GRACE_MS
+  }
+
+  /**
+   * Card, LINE Pay and Apple Pay money is returned at once; cvs/atm payments
+   * need the shopper's bank account, so they are logged for the merchant.
+   */
+  async refundOrphan(observation: PaymentObservation, why: string): Promise<void> {
+    const fresh = await this.client.transactions.retrieve(observation.serviceId)
+    if (!PAID.has(fresh.status) || fresh.refundAmount) {
+      return
+    }
+    if (fresh.paymentMethod === "cvs" || fresh.paymentMethod === "atm") {
+      this.logger.error(
+        `hosted-checkout: ${fresh.amount} TWD paid by ${fresh.paymentMethod} in ${fresh.transactionHid} after ${why}: refund it by remittance from the service's console`
+      )
+      return
+    }
+    await this.client.refunds.create(fresh.transactionHid, {
+      reason: "Paid for a checkout the store had replaced",
+      ...(this.options.einvoice ? { productDetails: [this.productLine(fresh.amount)] } : {}),
+    })
+    this.logger.warn(`hosted-checkout: refunded ${fresh.amount} TWD of ${fresh.transactionHid}: paid after ${why}`)
+  }
+
+  /** The single product line of a checkout or refund allowance. */
+  productLine(amount: number) {
+    return { productionCode: "ORDER", description: this.options.productDescription, quantity: 1, unit: "order", unitPrice: amount }
+  }
+}

@@ -1,0 +1,95 @@
+import { PaymentActions } from "@medusajs/framework/utils"
+import type { PaymentObservation } from "../providers/core/payment-api"
+
+/** The store's side of a payment session, as the pipeline needs it. */
+export interface SessionState {
+  id: string
+  /** Whole TWD; undefined when the session is in another currency. */
+  amount: number | undefined
+  status: string
+  data: Record<string, unknown>
+  /** Another session of the collection, or its payment, already holds the money. */
+  paidElsewhere?: string
+  /** The Medusa payment of this session, once authorized. */
+  payment?: { id: string; canceled: boolean }
+  cartId?: string
+  order?: { id: string; status: string }
+}
+
+export type Decision =
+  | { kind: "ignore"; reason: string; level: "debug" | "warn" | "error" }
+  | { kind: "refund-orphan"; why: string }
+  | {
+      kind: "apply"
+      /** Keep the facts (and the sealed read) on the session. */
+      record: boolean
+      /** Place the order: complete the cart. */
+      completeCart: boolean
+      /** Record the payment of an order already placed (or of a collection without a cart). */
+      authorizeSession: boolean
+      /** Cancel the order placed while waiting for this payment. */
+      cancelOrder: boolean
+    }
+
+const ignore = (reason: string, level: "debug" | "warn" | "error" = "debug"): Decision => ({ kind: "ignore", reason, level })
+const apply = (changes: Partial<Omit<Extract<Decision, { kind: "apply" }>, "kind">>): Decision => ({
+  kind: "apply",
+  record: false,
+  completeCart: false,
+  authorizeSession: false,
+  cancelOrder: false,
+  ...changes,
+})
+
+/**
+ * What the store does about one fresh read of the service, given the session
+ * it claims. Pure, so every row is unit-tested; the workflow only carries it
+ * out. Every branch is idempotent: reading the same state twice decides
+ * nothing new the second time, and money that reached a session the store no
+ * longer uses is returned.
+ */
+export function decide(observation: PaymentObservation | undefined, session: SessionState | undefined, idField: string): Decision {
+  if (!observation) {
+    return ignore("the service does not know it", "warn")
+  }
+  const { label, paid } = observation
+  if (!observation.sessionId?.startsWith("payses_")) {
+    return ignore(`${label} was not created by this store`, "warn")
+  }
+  if (!session) {
+    return paid ? { kind: "refund-orphan", why: `its session ${observation.sessionId} no longer exists` } : ignore(`${label}: its session is gone`)
+  }
+  if (session.data[idField] !== observation.serviceId) {
+    return paid
+      ? { kind: "refund-orphan", why: `session ${session.id} had moved on to another payment` }
+      : ignore(`${label}: session ${session.id} does not hold it`, "warn")
+  }
+  if (session.amount !== observation.amount) {
+    return ignore(`${label} (${observation.amount} TWD) does not match session ${session.id}; nothing done`, "error")
+  }
+  if (paid && session.paidElsewhere) {
+    return { kind: "refund-orphan", why: `its payment collection was already paid through ${session.paidElsewhere}` }
+  }
+  const livePayment = session.payment && !session.payment.canceled
+  switch (observation.action) {
+    case PaymentActions.SUCCESSFUL:
+    case PaymentActions.AUTHORIZED:
+      if (livePayment) {
+        return ignore(`${label} is already recorded on session ${session.id}`)
+      }
+      if (session.order?.status === "canceled") {
+        return ignore(`${label} was paid for order ${session.order.id}, which is cancelled: refund it from the order`, "error")
+      }
+      return apply({ record: true, completeCart: !!session.cartId && !session.order, authorizeSession: !!session.order || !session.cartId })
+    case PaymentActions.PENDING_AUTHORIZATION:
+      return apply({ record: !livePayment, completeCart: !!session.cartId && !session.order })
+    case PaymentActions.FAILED:
+    case PaymentActions.CANCELED:
+      return apply({
+        record: !livePayment,
+        cancelOrder: !!session.order && !livePayment && session.order.status !== "canceled",
+      })
+    default:
+      return ignore(`${label} is ${observation.status}: nothing to do yet`)
+  }
+}

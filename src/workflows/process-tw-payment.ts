@@ -1,0 +1,77 @@
+import { authorizePaymentSessionStep, acquireLockStep, releaseLockStep } from "@medusajs/medusa/core-flows"
+import { createWorkflow, transform, when, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
+import type { PaymentObservation } from "../providers/core/payment-api"
+import type { Decision } from "./payment-decision"
+import { cancelAwaitingOrderStep } from "./steps/cancel-awaiting-order"
+import { completePaidCartStep } from "./steps/complete-paid-cart"
+import { decidePaymentStep } from "./steps/decide-payment"
+import { loadPaymentSessionStep } from "./steps/load-payment-session"
+import { readServicePaymentStep } from "./steps/read-service-payment"
+import { recordRefundStep } from "./steps/record-refund"
+import { recordServiceFactsStep } from "./steps/record-service-facts"
+import { refundOrphanStep } from "./steps/refund-orphan"
+
+export const processTwPaymentWorkflowId = "process-tw-payment"
+
+export interface ProcessTwPaymentInput {
+  /** `{identifier}_{id}` of one of this plugin's providers. */
+  provider: string
+  /** The transaction or payment intent a delivery (or the reconciliation job) points at. */
+  serviceId: string
+  /** A refund that changed, for refund events. */
+  refundId?: string
+}
+
+type Applied = Extract<Decision, { kind: "apply" }>
+const isApply = (decision: Decision): decision is Applied => decision.kind === "apply"
+
+/**
+ * The one path from the service to the store. A hosted notification, an
+ * embedded webhook and the reconciliation job all run it: one fresh read of
+ * the service, the session it claims loaded through `query`, a decision
+ * (`decide`), then, under a lock on the cart, the facts recorded and the
+ * order's payment recorded or the order cancelled; the cart's completion runs
+ * last, outside the lock, since core's completion takes the same lock itself.
+ * Every step checks what already exists, so running it twice, or from a
+ * delivery and the job at once, ends in the same state.
+ */
+export const processTwPaymentWorkflow = createWorkflow(processTwPaymentWorkflowId, (input: ProcessTwPaymentInput) => {
+  const observation = readServicePaymentStep({ provider: input.provider, serviceId: input.serviceId })
+  const sessionId = transform({ observation }, ({ observation }) => observation?.sessionId ?? null)
+  const session = loadPaymentSessionStep({ sessionId })
+  const decision = decidePaymentStep({ provider: input.provider, observation, session })
+
+  when("tw-refund-orphan", { decision }, ({ decision }) => decision.kind === "refund-orphan").then(() => {
+    const why = transform({ decision }, ({ decision }) => (decision.kind === "refund-orphan" ? decision.why : ""))
+    refundOrphanStep({ provider: input.provider, observation: observation as unknown as PaymentObservation, why })
+  })
+
+  const lockKey = transform({ session }, ({ session }) => session?.cartId ?? session?.id ?? "")
+  when("tw-lock", { decision }, ({ decision }) => isApply(decision)).then(() => {
+    acquireLockStep({ key: lockKey, timeout: 30, ttl: 120 })
+  })
+  when("tw-record-facts", { decision }, ({ decision }) => isApply(decision) && decision.record).then(() => {
+    recordServiceFactsStep({ provider: input.provider, sessionId: sessionId as unknown as string, observation: observation as unknown as PaymentObservation })
+  })
+  when("tw-authorize-session", { decision }, ({ decision }) => isApply(decision) && decision.authorizeSession).then(() => {
+    authorizePaymentSessionStep({ id: sessionId as unknown as string, context: {} })
+  })
+  when("tw-cancel-order", { decision }, ({ decision }) => isApply(decision) && decision.cancelOrder).then(() => {
+    const order = transform({ session, observation }, ({ session, observation }) => ({ orderId: session?.order?.id ?? "", label: observation?.label ?? "" }))
+    cancelAwaitingOrderStep(order)
+  })
+  when("tw-unlock", { decision }, ({ decision }) => isApply(decision)).then(() => {
+    releaseLockStep({ key: lockKey })
+  })
+  const orderId = when("tw-complete-cart", { decision }, ({ decision }) => isApply(decision) && decision.completeCart).then(() => {
+    const cartId = transform({ session }, ({ session }) => session?.cartId ?? "")
+    return completePaidCartStep({ cartId })
+  })
+
+  when("tw-record-refund", { input, session }, ({ input, session }) => !!input.refundId && !!session).then(() => {
+    const refund = transform({ input, session }, ({ input, session }) => ({ provider: input.provider, sessionId: session?.id ?? "", refundId: input.refundId ?? "" }))
+    recordRefundStep(refund)
+  })
+
+  return new WorkflowResponse({ decision, orderId })
+})

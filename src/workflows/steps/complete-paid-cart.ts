@@ -1,0 +1,58 @@
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
+import { completeCartWorkflow } from "@medusajs/medusa/core-flows"
+import pLimit from "p-limit"
+import { setTimeout as sleep } from "node:timers/promises"
+import { untrusted } from "../../lib/log"
+
+/**
+ * Cart completions the pipeline runs at once in this process. A flash sale
+ * delivers hundreds of payments within a second; completing them all at once
+ * makes core's inventory locks time out (5 s) and every such failure rolls an
+ * order back. A small bound keeps each wait short; across processes the
+ * Redis event bus's worker concurrency bounds it.
+ */
+const completions = pLimit(Math.max(1, Number(process.env.TW_PAYMENT_COMPLETION_CONCURRENCY) || 2))
+
+/** Waits before the 2nd and 3rd attempt of a completion that failed. */
+export const RETRY_DELAYS_MS = [2_000, 8_000]
+
+async function placedOrder(container: MedusaContainer, cartId: string): Promise<string | undefined> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: cartId } })
+  return data[0]?.order_id
+}
+
+/**
+ * Places the order of a paid (or code-issued) cart. Core's completion
+ * authorizes the payment as its last step, and the provider answers from the
+ * pipeline's sealed read: a completion that fails (a lock time-out, a
+ * restart) leaves no payment behind to refund, and the cart stays payable.
+ * It is tried again here, then by the delivery's retry and the
+ * reconciliation job; an order placed meanwhile by the shopper's own
+ * completion counts as done.
+ */
+export const completePaidCartStep = createStep("complete-tw-paid-cart", async ({ cartId }: { cartId: string }, { container }) => {
+  const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+  const orderId = await completions(async () => {
+    let lastError = "unknown error"
+    for (let attempt = 0; attempt <= RETRY_DELAYS_MS.length; attempt++) {
+      if (attempt > 0) {
+        await sleep(RETRY_DELAYS_MS[attempt - 1])
+      }
+      const { result, errors } = await completeCartWorkflow(container).run({ input: { id: cartId }, throwOnError: false })
+      const placed = errors?.length ? await placedOrder(container, cartId) : (result as { id?: string } | undefined)?.id
+      if (placed) {
+        return placed
+      }
+      lastError = errors?.[0]?.error?.message ?? lastError
+      logger.warn(`medusa-payment-tw: completing paid cart ${cartId} failed (attempt ${attempt + 1}): ${untrusted(lastError, 200)}`)
+    }
+    throw new MedusaError(
+      MedusaError.Types.UNEXPECTED_STATE,
+      `Cart ${cartId} is paid but could not be completed (${lastError}); it stays payable and is completed again by the next delivery or reconciliation.`
+    )
+  })
+  return new StepResponse(orderId)
+})

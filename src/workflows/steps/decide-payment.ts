@@ -1,0 +1,21 @@
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
+import type { PaymentObservation } from "../../providers/core/payment-api"
+import { decide, type SessionState } from "../payment-decision"
+import { pluginProvider } from "../plugin-providers"
+
+export interface DecidePaymentInput {
+  provider: string
+  observation: PaymentObservation | null
+  session: SessionState | null
+}
+
+/** Decides what the read means for the store (see `decide`) and says so in the log when it is nothing. */
+export const decidePaymentStep = createStep("decide-tw-payment", async (input: DecidePaymentInput, { container }) => {
+  const api = pluginProvider(container, input.provider)?.api
+  const decision = decide(input.observation ?? undefined, input.session ?? undefined, api?.idField ?? "")
+  if (decision.kind === "ignore") {
+    container.resolve(ContainerRegistrationKeys.LOGGER)[decision.level](`${input.provider}: nothing done: ${decision.reason}`)
+  }
+  return new StepResponse(decision)
+})
