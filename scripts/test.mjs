@@ -1,12 +1,21 @@
 #!/usr/bin/env node
-// Runs the test suites one after another (unit, sandbox, contract, module, HTTP, browser), each in its own
-// jest process, and prints the totals. `node scripts/test.mjs unit http` runs a subset.
+// Runs the test suites one after another, each in its own jest process (jest.config.js maps a suite's
+// name to its files), and prints the totals. `node scripts/test.mjs unit http` runs a subset.
 // Extra arguments after `--` go to jest (e.g. a file pattern).
 import { spawnSync } from "node:child_process"
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 
-const ALL = ["unit", "sandbox", "contract", "modules", "http", "browser"]
+// In running order. `browser: true`: the suite starts Chromium, which the runner provides first.
+const SUITES = {
+  unit: {},
+  sandbox: { browser: true },
+  contract: {},
+  modules: {},
+  http: {},
+  browser: { browser: true },
+}
+const ALL = Object.keys(SUITES)
 const dashdash = process.argv.indexOf("--")
 const args = dashdash === -1 ? process.argv.slice(2) : process.argv.slice(2, dashdash)
 const jestArgs = dashdash === -1 ? [] : process.argv.slice(dashdash + 1)
@@ -16,6 +25,20 @@ for (const suite of suites) {
     console.error(`unknown suite "${suite}"; choose from ${ALL.join(", ")}`)
     process.exit(2)
   }
+}
+
+// Chromium before any suite runs: found (CHROMIUM_PATH, then PATH), installed from Debian's package when
+// running as root on Debian, or the run stops here with the one line scripts/provide-chromium.ts printed.
+// Every jest process gets CHROMIUM_PATH, so each test launches the same browser.
+if (suites.some((suite) => SUITES[suite].browser)) {
+  const found = spawnSync(process.execPath, ["--import", "tsx", "scripts/provide-chromium.ts"], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  })
+  if (found.status !== 0) {
+    process.exit(1)
+  }
+  process.env.CHROMIUM_PATH = found.stdout.trim()
 }
 
 const outDir = join(process.cwd(), ".tmp", "jest")

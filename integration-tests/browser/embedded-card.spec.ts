@@ -13,6 +13,7 @@ import {
   useSandbox,
   waitFor,
 } from "../helpers/hosted-store"
+import { settle, watchStore } from "../helpers/settle"
 import { cardFrame, cardFormReady, chooseCard, mountedIntentId, payWithCard } from "./card-form"
 import { screenshots } from "./screenshots"
 import { checkoutToPayment, confirmationPage, fillCart, pageReady } from "./shopper"
@@ -46,19 +47,6 @@ beforeAll(async () => {
   process.env.TW_EMBEDDED_SDK_INTEGRITY = env.sandbox.embedded.sdkIntegrity
 })
 
-/**
- * Medusa acts on a webhook 5 s after it arrives. Each test ends once the
- * sandbox has delivered every webhook and Medusa has had time to act, so no
- * late one runs into the next test's freshly restored database.
- */
-async function settleWebhooks() {
-  await waitFor(async () => {
-    const { deliveries } = await control(env.sandbox, "GET", "/webhook-deliveries")
-    return (deliveries as { state: string }[]).every((d) => d.state !== "pending")
-  }, "the sandbox to deliver its webhooks")
-  await new Promise((resolve) => setTimeout(resolve, 6_000))
-}
-
 medusaIntegrationTestRunner({
   inApp: true,
   env: {},
@@ -72,6 +60,7 @@ medusaIntegrationTestRunner({
     beforeAll(async () => {
       // Seeded once: the runner snapshots the database after this and restores it before every test.
       await seedDemo({ container: getContainer(), args: [] })
+      watchStore(getContainer(), env.sandbox)
       const [key] = await getContainer().resolve(Modules.API_KEY).listApiKeys({ type: "publishable" })
       // The endpoint registered before the app booted (useSandbox) now points at the app, so it gets signed webhooks.
       await updateEmbeddedEndpoint(env.sandbox, env.webhook.endpointId, { url: `${api.defaults.baseURL}${EMBEDDED_HOOK_PATH}`, status: "enabled" })
@@ -95,7 +84,8 @@ medusaIntegrationTestRunner({
 
     afterEach(async () => {
       await context?.close()
-      await settleWebhooks()
+      // Every webhook delivered and acted on, so none runs into the next test's restored database.
+      await settle()
     })
 
     const cartIdOf = (p: Page) => p.evaluate((key) => localStorage.getItem(key), CART_ID_KEY)
@@ -171,7 +161,7 @@ medusaIntegrationTestRunner({
       await expectPaidConfirmation()
 
       const payments = await capturedPayments(cartId)
-      await settleWebhooks()
+      await settle()
       expect(await capturedPayments(cartId)).toHaveLength(1)
       expect(payments[0]?.data).toMatchObject({ paymentIntentId: second, status: "succeeded" })
       expect(pageErrors).toEqual([])

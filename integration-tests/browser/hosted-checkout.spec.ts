@@ -7,6 +7,7 @@ import seedDemo from "../../scripts/demo/seed"
 import { freePort } from "../../scripts/postgres"
 import { startStorefront, type StorefrontHandle } from "../../storefront/server"
 import { control, HOOK_PATH, REFUSED_CARD, SUCCESS_CARD, useSandbox, waitFor } from "../helpers/hosted-store"
+import { settle, watchStore } from "../helpers/settle"
 import { screenshots } from "./screenshots"
 import { checkoutToPayment, confirmationPage, fillCart, pageReady, payOnHostedPage, submitCard } from "./shopper"
 
@@ -39,19 +40,6 @@ async function paymentsOfOrder(container: MedusaContainer, orderId: string): Pro
   return collections.flatMap((collection) => collection?.payments ?? [])
 }
 
-/**
- * Medusa acts on a notification 5 s after it arrives. Each test ends once the
- * sandbox has delivered everything and Medusa has had time to act, so no late
- * notification runs into the next test's freshly restored database.
- */
-async function settleNotifications() {
-  await waitFor(async () => {
-    const { notifications } = await control(env.sandbox, "GET", "/notifications")
-    return (notifications as { state: string }[]).every((n) => n.state !== "pending" && n.state !== "held")
-  }, "the sandbox to deliver its notifications")
-  await new Promise((resolve) => setTimeout(resolve, 6_000))
-}
-
 medusaIntegrationTestRunner({
   inApp: true,
   env: {},
@@ -65,6 +53,7 @@ medusaIntegrationTestRunner({
     beforeAll(async () => {
       // Seeded once: the runner snapshots the database after this and restores it before every test.
       await seedDemo({ container: getContainer(), args: [] })
+      watchStore(getContainer(), env.sandbox)
       const [key] = await getContainer().resolve(Modules.API_KEY).listApiKeys({ type: "publishable" })
       await control(env.sandbox, "PATCH", `/merchants/${env.sandbox.defaultMerchant.merchantId}`, { notifyUrl: `${api.defaults.baseURL}${HOOK_PATH}` })
       site = await startStorefront({ port: storefront.port, host: "127.0.0.1", backendUrl: api.defaults.baseURL, publishableKey: key.token })
@@ -87,7 +76,8 @@ medusaIntegrationTestRunner({
 
     afterEach(async () => {
       await context?.close()
-      await settleNotifications()
+      // Every notification delivered and acted on, so none runs into the next test's restored database.
+      await settle()
     })
 
     it("card: a shopper browses, pays on the hosted page, and the confirmation shows the order paid", async () => {

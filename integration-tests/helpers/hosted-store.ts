@@ -5,6 +5,9 @@ import { request } from "undici"
 import { registerWebhookEndpoint, type RegisteredEndpoint } from "../../src/cli/webhook-endpoint"
 import { EmbeddedCardClient } from "../../src/lib/embedded"
 import { startSandbox, type SandboxHandle } from "medusa-payment-tw-sandbox"
+import { settle, watchStore } from "./settle"
+
+export { settle }
 
 /**
  * Shared set-up of the hosted-checkout store tests: a sandbox over real HTTP
@@ -60,8 +63,8 @@ export function useSandbox() {
 
 /**
  * The sandbox outlives the runner's database resets between tests: turn the
- * store's webhook endpoint off after a test and let deliveries already on the
- * way be processed, so one test's late events cannot land in the next test's
+ * store's webhook endpoint off after a test and settle the deliveries already
+ * on the way, so one test's late events cannot land in the next test's
  * database (where their sessions no longer exist and the provider would
  * rightly refund them as orphans). `seedStore` turns it on again.
  */
@@ -70,8 +73,7 @@ export async function quietEmbeddedWebhooks(sandbox: SandboxHandle) {
   for (const endpoint of webhookEndpoints as Array<{ id: string }>) {
     await updateEmbeddedEndpoint(sandbox, endpoint.id, { status: "disabled" })
   }
-  // Core processes a webhook event 5 s after it arrives.
-  await new Promise((resolve) => setTimeout(resolve, 6_000))
+  await settle()
 }
 
 /** Changes the store's embedded webhook endpoint at the service (url, status). */
@@ -112,6 +114,7 @@ export interface Store {
  * embedded tests keep it: a reset would delete the registered webhook endpoint).
  */
 export async function seedStore(container: MedusaContainer, sandbox: SandboxHandle, appUrl: string, { reset = true } = {}): Promise<Store> {
+  watchStore(container, sandbox)
   if (reset) {
     await control(sandbox, "POST", "/reset")
   } else {
@@ -269,9 +272,6 @@ export async function orderOfCart(container: MedusaContainer, cartId: string) {
   return orders[0]
 }
 
-/** Core acts on a webhook 5 s after it arrives: wait before asserting that nothing happened. */
-export const settle = () => new Promise((resolve) => setTimeout(resolve, 8_000))
-
 /** Waits until the cart's order exists with its payment captured, and returns it. */
 export function capturedOrder(container: MedusaContainer, cartId: string) {
   return waitFor(async () => {
@@ -281,8 +281,8 @@ export function capturedOrder(container: MedusaContainer, cartId: string) {
 }
 
 /**
- * The order placed and captured, then, once late deliveries had time to land
- * (core acts 5 s after a webhook arrives), still exactly one payment and one capture.
+ * The order placed and captured, then, once the store has acted on every
+ * delivery (late and duplicated ones too), still exactly one payment and one capture.
  */
 export async function expectOneCapturedOrder(container: MedusaContainer, cartId: string, collectionId: string) {
   const order = await capturedOrder(container, cartId)
