@@ -1,3 +1,4 @@
+import type { ApiCalls } from "./api-calls"
 import type { SandboxClock } from "./clock"
 import type { Deliveries } from "./deliveries"
 import type { FaultRegistry } from "./faults"
@@ -13,5 +14,6 @@ export interface SandboxCore {
   merchants: MerchantRegistry
   faults: FaultRegistry
   deliveries: Deliveries
+  apiCalls: ApiCalls
   log: (line: string) => void
 }

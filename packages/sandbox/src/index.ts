@@ -7,6 +7,7 @@ import { addMerchantRoutes } from "./control/merchants"
 import { addNotificationRoutes } from "./control/notifications"
 import { type ControlHandler, createControlMount, reply } from "./control/routes"
 import { Deliveries } from "./deliveries"
+import { ApiCalls } from "./api-calls"
 import { FaultRegistry } from "./faults"
 import { Holds } from "./holds"
 import { DEFAULT_THREE_DS_PAGE_TIMEOUT_MS, DEFAULT_WEBHOOK_TIMEOUT_MS, embeddedAddresses, mountEmbedded } from "./embedded"
@@ -103,10 +104,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const merchants = new MerchantRegistry(() => clock.now(), defaultMerchant)
   const faults = new FaultRegistry(() => clock.now())
   const deliveries = new Deliveries(clock, scheduler, faults)
-  for (const part of [clock, scheduler, merchants, faults, deliveries]) {
+  const apiCalls = new ApiCalls()
+  for (const part of [clock, scheduler, merchants, faults, deliveries, apiCalls]) {
     store.register(part)
   }
-  const core: SandboxCore = { clock, scheduler, store, merchants, faults, deliveries, log }
+  const core: SandboxCore = { clock, scheduler, store, merchants, faults, deliveries, apiCalls, log }
   const holds = new Holds()
   const control = new Router<ControlHandler>()
   const hosted = mountHosted(core, control, holds, { notificationTimeoutMs })
@@ -126,6 +128,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   addClockRoutes(control, clock, scheduler)
   addFaultRoutes(control, faults, { hosted: hosted.endpoints, embedded: embedded.endpoints })
   addNotificationRoutes(control, deliveries)
+  control.add("GET", "/api-calls", (req) =>
+    reply({ apiCalls: apiCalls.list({ api: req.query.get("api") ?? undefined, merchantId: req.query.get("merchantId") ?? undefined }) })
+  )
   control.add("POST", "/reset", async () => {
       await scheduler.idle()
       store.reset()

@@ -120,6 +120,7 @@ export function createEmbeddedApi(ctx: EmbeddedContext, holds: Holds): { mount: 
         rawBody: req.body,
         checkoutOrigin,
       }
+      ctx.core.apiCalls.count("embedded", call.merchantId, endpoint)
       const kinds: ApiFaultKind[] = endpoint === REFUND_ENDPOINT ? ["http500", "timeout", "refundReconciliation"] : ["http500", "timeout"]
       const fault = ctx.core.faults.takeApi({ api: "embedded", merchantId: call.merchantId, endpoint }, kinds)
 

@@ -53,6 +53,7 @@ export function createHostedApi(ctx: HostedContext, recurring: Recurring, holds:
       return json(403, { message: "Forbidden" })
     }
     const endpoint = `${req.method} ${route.template}`
+    ctx.core.apiCalls.count("hosted", merchant.merchantId, endpoint)
     const run = (): SandboxResponse => execute(route.handler, { merchant, endpoint, params: route.params, query: req.query, body: undefined }, req)
     const fault = ctx.core.faults.takeApi({ api: "hosted", merchantId: merchant.merchantId, endpoint }, ["http500", "timeout"])
     if (fault?.kind === "http500") {

@@ -71,7 +71,7 @@ describe("embedded-card options", () => {
 describe("embedded-card storefront data", () => {
   it("accepts only the session id and a storefront path", () => {
     expect(parseStorefrontData({ session_id: "payses_1", return_path: "/thanks" })).toEqual({ session_id: "payses_1", return_path: "/thanks" })
-    expect(() => parseStorefrontData({ session_id: "payses_1", amount: 1 })).toThrow(/amount/)
+    expect(() => parseStorefrontData({ session_id: "payses_1", price: 1 })).toThrow(/price/)
     expect(() => parseStorefrontData({ session_id: "payses_1", clientSecretX: "x" })).toThrow(/clientSecretX/)
     expect(() => parseStorefrontData({ session_id: "payses_1", return_path: "https://evil.test" })).toThrow(/return_path/)
   })

@@ -10,7 +10,7 @@ describe("storefront session data", () => {
   })
 
   it.each([
-    [{ session_id: "payses_1", amount: 1 }, "amount"],
+    [{ session_id: "payses_1", price: 1 }, "price"],
     [{ session_id: "payses_1", transactionIdentifier: "x" }, "transactionIdentifier"],
     [{ session_id: "payses_1", methods: ["bitcoin"] }, "methods"],
     [{ session_id: "payses_1", return_path: "https://evil.test/" }, "return_path"],

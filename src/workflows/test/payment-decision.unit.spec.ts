@@ -1,0 +1,65 @@
+import { PaymentActions } from "@medusajs/framework/utils"
+import type { PaymentObservation } from "../../providers/core/payment-api"
+import { decide, type SessionState } from "../payment-decision"
+
+const read = (changes: Partial<PaymentObservation> = {}): PaymentObservation => ({
+  serviceId: "tx_1",
+  label: "transaction P1",
+  sessionId: "payses_1",
+  amount: 500,
+  status: "charged",
+  action: PaymentActions.SUCCESSFUL,
+  paid: true,
+  facts: { status: "charged" },
+  ...changes,
+})
+const session = (changes: Partial<SessionState> = {}): SessionState => ({
+  id: "payses_1",
+  amount: 500,
+  status: "pending",
+  data: { transactionId: "tx_1" },
+  cartId: "cart_1",
+  ...changes,
+})
+const failed = { status: "failed", action: PaymentActions.FAILED, paid: false }
+const issued = { status: "charging", action: PaymentActions.PENDING_AUTHORIZATION, paid: false }
+const apply = (changes: object) => ({ kind: "apply", record: false, completeCart: false, authorizeSession: false, cancelOrder: false, ...changes })
+
+describe("decide: what one fresh read means for the store", () => {
+  it.each<[string, PaymentObservation | undefined, SessionState | undefined, object]>([
+    // Not ours, or nothing to hold on to.
+    ["unknown to the service", undefined, session(), { kind: "ignore", level: "warn" }],
+    ["not created by this store", read({ sessionId: "order-77" }), session(), { kind: "ignore", level: "warn" }],
+    ["session gone, unpaid", read(failed), undefined, { kind: "ignore", level: "debug" }],
+    ["session holds another payment, unpaid", read(failed), session({ data: { transactionId: "tx_2" } }), { kind: "ignore", level: "warn" }],
+    ["another amount", read(), session({ amount: 501 }), { kind: "ignore", level: "error" }],
+    ["a session in another currency", read(), session({ amount: undefined }), { kind: "ignore", level: "error" }],
+    // Money that no session of the store uses goes back.
+    ["session gone, paid", read(), undefined, { kind: "refund-orphan", why: expect.stringContaining("no longer exists") }],
+    ["session moved on, paid", read(), session({ data: { transactionId: "tx_2" } }), { kind: "refund-orphan", why: expect.stringContaining("moved on") }],
+    ["collection paid another way", read(), session({ paidElsewhere: "session payses_2" }), { kind: "refund-orphan", why: expect.stringContaining("payses_2") }],
+    // Paid.
+    ["paid, no order yet", read(), session(), apply({ record: true, completeCart: true })],
+    ["paid, order placed awaiting payment", read(), session({ order: { id: "order_1", status: "pending" } }), apply({ record: true, authorizeSession: true })],
+    ["paid, collection without a cart", read(), session({ cartId: undefined }), apply({ record: true, authorizeSession: true })],
+    ["paid, already recorded", read(), session({ payment: { id: "pay_1", canceled: false } }), { kind: "ignore", level: "debug" }],
+    ["paid for a cancelled order", read(), session({ order: { id: "order_1", status: "canceled" } }), { kind: "ignore", level: "error" }],
+    // A code issued for later payment.
+    ["code issued, no order", read(issued), session(), apply({ record: true, completeCart: true })],
+    ["code issued, order placed", read(issued), session({ order: { id: "order_1", status: "pending" } }), apply({ record: true })],
+    // Failed or expired.
+    ["failed, no order", read(failed), session(), apply({ record: true })],
+    ["expired, order awaiting", read(failed), session({ order: { id: "order_1", status: "pending" } }), apply({ record: true, cancelOrder: true })],
+    ["expired, order already cancelled", read(failed), session({ order: { id: "order_1", status: "canceled" } }), apply({ record: true })],
+    ["failed after a payment was recorded", read(failed), session({ order: { id: "order_1", status: "pending" }, payment: { id: "pay_1", canceled: false } }), apply({})],
+    // Nothing yet.
+    ["page not paid yet", read({ status: "initiated", action: PaymentActions.REQUIRES_MORE, paid: false }), session(), { kind: "ignore", level: "debug" }],
+  ])("%s", (_name, observation, state, expected) => {
+    expect(decide(observation, state, "transactionId")).toMatchObject(expected)
+  })
+
+  it("decides the same again on a repeated read once the first was applied", () => {
+    const placed = session({ order: { id: "order_1", status: "pending" }, payment: { id: "pay_1", canceled: false } })
+    expect(decide(read(), placed, "transactionId")).toMatchObject({ kind: "ignore" })
+  })
+})
