@@ -1,7 +1,7 @@
 export { EmbeddedCardClient, type EmbeddedCardClientOptions } from "./client"
-export type { ApiResult, LastResponse } from "./api-result"
+export type { ApiResult, LastResponse } from "../http"
 export { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_REPLAYED_HEADER, type IdempotentRequestOptions } from "./idempotency"
-export { errorFromResponse } from "./errors"
+export { embeddedErrorFromResponse } from "./errors"
 export { PaymentIntentsResource } from "./resources/payment-intents"
 export { RefundsResource } from "./resources/refunds"
 export { WebhookEndpointsResource } from "./resources/webhook-endpoints"
@@ -12,8 +12,7 @@ export type { InvalidWebhookEventErrorCode, WebhookSignatureErrorCode } from "./
 export * from "./webhooks"
 export * as webhooks from "./webhooks"
 
-// Wire schemas as one namespace (the sandbox validates against the same definitions);
-// their types and constants flat.
+// Wire schemas as one namespace; their types and constants flat.
 export * as schemas from "./schemas"
 export type { DeletedResource, ListPage } from "./schemas/envelope"
 export {

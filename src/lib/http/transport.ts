@@ -12,21 +12,26 @@ export interface TimeoutOptions {
   bodyMs?: number
 }
 
-export interface TransportOptions {
+/** How a client talks to its service, whatever the API: both clients' options extend this. */
+export interface ConnectionOptions {
+  timeouts?: TimeoutOptions
+  /** Applies to requests that are safe to repeat only: reads, and writes carrying an idempotency key. */
+  retry?: RetryOptions
+  /** Injected dispatcher (tests, sandbox); otherwise one keep-alive pool per client. */
+  dispatcher?: Dispatcher
+  logger?: Logger
+  userAgent?: string
+  /** Injected for tests so back-off does not really wait. */
+  sleep?: (ms: number) => Promise<void>
+}
+
+export interface TransportOptions extends ConnectionOptions {
   /** Base URL, may carry a path prefix (`https://api.example/v2`). */
   baseUrl: string
   /** Sent as `Authorization: Bearer <credential>`; kept in a private field and redacted everywhere. */
   credential: string
-  timeouts?: TimeoutOptions
-  retry?: RetryOptions
-  /** Injected dispatcher (tests, sandbox); otherwise one keep-alive pool per transport. */
-  dispatcher?: Dispatcher
-  logger?: Logger
   /** Other secrets to redact (for example webhook secrets held by the same client). */
   extraSecrets?: string[]
-  userAgent?: string
-  /** Injected for tests so back-off does not really wait. */
-  sleep?: (ms: number) => Promise<void>
 }
 
 export interface TransportRequest {

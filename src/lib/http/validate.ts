@@ -31,6 +31,19 @@ export function validateRequest<S extends z.ZodType>(schema: S, input: unknown, 
   return failValidation(`Invalid ${what}: ${describeIssues(issues)}`, variantOf(issues), first?.path.join("."))
 }
 
+/**
+ * Checks a path parameter before it goes into a URL (an id holding `/` or `..`
+ * would change the path); a refusal names the parameter as its `field`.
+ */
+export function pathParam(schema: z.ZodType<string>, value: unknown, field: string): string {
+  const result = schema.safeParse(value)
+  if (result.success) {
+    return result.data
+  }
+  const issues = result.error.issues
+  return failValidation(`Invalid ${field}: ${describeIssues(issues)}`, variantOf(issues), field)
+}
+
 function failValidation(message: string, variant: string | undefined, field: string | undefined): never {
   throw new InvalidRequestError({ code: "CLIENT_VALIDATION", message, variant, field: field || undefined })
 }

@@ -1,8 +1,4 @@
-import { validateRequest } from "../../http/validate"
-import type { ApiResult } from "../api-result"
-import { resolveIdempotencyKey, type IdempotentRequestOptions } from "../idempotency"
-import { resourcePath, type Requester } from "../requester"
-import { envelope, listPage, type ListPage } from "../schemas/envelope"
+import { type ApiResult, type Requester, validateRequest } from "../../http"
 import {
   createdPaymentIntent,
   createPaymentIntentParams,
@@ -15,69 +11,39 @@ import {
   type PaymentIntent,
   type UpdatePaymentIntentParams,
 } from "../schemas/payment-intent"
+import { CollectionResource } from "./collection"
+import { idParams } from "./id-params"
 
-const createdEnvelope = envelope(createdPaymentIntent)
-const intentEnvelope = envelope(paymentIntent)
-const listEnvelope = envelope(listPage(paymentIntent))
-
-/** `/v1/payment-intents` (spec 4). */
-export class PaymentIntentsResource {
-  readonly #requester: Requester
-
+/**
+ * `/v1/payment-intents` (spec 4). `create`'s result carries the `clientSecret`,
+ * which the service returns only there.
+ */
+export class PaymentIntentsResource extends CollectionResource<
+  PaymentIntent,
+  CreatedPaymentIntent,
+  CreatePaymentIntentParams,
+  ListPaymentIntentsParams
+> {
   constructor(requester: Requester) {
-    this.#requester = requester
-  }
-
-  /** The result carries the `clientSecret`, which the service returns only here. */
-  async create(
-    params: CreatePaymentIntentParams,
-    options: IdempotentRequestOptions = {}
-  ): Promise<ApiResult<CreatedPaymentIntent>> {
-    const body = validateRequest(createPaymentIntentParams, params, "payment intent")
-    return this.#requester.call({
-      method: "POST",
+    super(requester, {
       path: "/v1/payment-intents",
-      body,
-      idempotencyKey: resolveIdempotencyKey(options.idempotencyKey),
-      envelope: createdEnvelope,
-      what: "create payment intent",
-    })
-  }
-
-  async list(params: ListPaymentIntentsParams = {}): Promise<ApiResult<ListPage<PaymentIntent>>> {
-    const query = validateRequest(listPaymentIntentsParams, params, "payment intent list query")
-    return this.#requester.call({
-      method: "GET",
-      path: "/v1/payment-intents",
-      query,
-      envelope: listEnvelope,
-      what: "list payment intents",
-    })
-  }
-
-  async retrieve(id: string): Promise<ApiResult<PaymentIntent>> {
-    return this.#requester.call({
-      method: "GET",
-      path: resourcePath("payment-intents", id),
-      envelope: intentEnvelope,
-      what: "retrieve payment intent",
+      what: "payment intent",
+      createParams: createPaymentIntentParams,
+      listParams: listPaymentIntentsParams,
+      item: paymentIntent,
+      created: createdPaymentIntent,
     })
   }
 
   /** Only metadata can change; the object sent replaces the stored metadata. */
-  async update(id: string, params: UpdatePaymentIntentParams): Promise<ApiResult<PaymentIntent>> {
-    const path = resourcePath("payment-intents", id)
-    const body = validateRequest(updatePaymentIntentParams, params, "payment intent update")
-    return this.#requester.call({ method: "PATCH", path, body, envelope: intentEnvelope, what: "update payment intent" })
+  async update(id: string, update: UpdatePaymentIntentParams): Promise<ApiResult<PaymentIntent>> {
+    const body = validateRequest(updatePaymentIntentParams, update, "payment intent update")
+    return this.requester.request({ method: "PATCH", path: "/v1/payment-intents/{id}", params: idParams(id), body, data: paymentIntent })
   }
 
   /** Not idempotent on the wire, so never retried: after an unknown outcome, retrieve first. */
   async cancel(id: string): Promise<ApiResult<PaymentIntent>> {
-    return this.#requester.call({
-      method: "POST",
-      path: resourcePath("payment-intents", id, "cancel"),
-      envelope: intentEnvelope,
-      what: "cancel payment intent",
-    })
+    const path = "/v1/payment-intents/{id}/cancel"
+    return this.requester.request({ method: "POST", path, params: idParams(id), data: paymentIntent })
   }
 }

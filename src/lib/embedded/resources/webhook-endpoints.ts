@@ -1,7 +1,5 @@
-import { validateRequest } from "../../http/validate"
-import type { ApiResult } from "../api-result"
-import { resourcePath, type Requester } from "../requester"
-import { deletedResource, envelope, listPage, type DeletedResource, type ListPage } from "../schemas/envelope"
+import { type ApiResult, type Requester, validateRequest } from "../../http"
+import { deletedResource, listPage, type DeletedResource, type ListPage } from "../schemas/envelope"
 import {
   createdWebhookEndpoint,
   createWebhookEndpointParams,
@@ -16,13 +14,10 @@ import {
   type WebhookDeliveryLog,
   type WebhookEndpoint,
 } from "../schemas/webhook-endpoint"
+import { idParams } from "./id-params"
 
-const createdEnvelope = envelope(createdWebhookEndpoint)
-const endpointEnvelope = envelope(webhookEndpoint)
-const rotatedEnvelope = envelope(rotatedWebhookEndpoint)
-const listEnvelope = envelope(listPage(webhookEndpoint))
-const logsEnvelope = envelope(listPage(webhookDeliveryLog))
-const deletedEnvelope = envelope(deletedResource)
+const endpointPage = listPage(webhookEndpoint)
+const logPage = listPage(webhookDeliveryLog)
 
 /**
  * `/v1/webhooks` (spec 4). None of these carry an idempotency key, so none is
@@ -38,51 +33,30 @@ export class WebhookEndpointsResource {
   /** The result's `secret` is shown this once: store it before anything else. */
   async create(params: CreateWebhookEndpointParams): Promise<ApiResult<CreatedWebhookEndpoint>> {
     const body = validateRequest(createWebhookEndpointParams, params, "webhook endpoint")
-    return this.#requester.call({
-      method: "POST",
-      path: "/v1/webhooks",
-      body,
-      envelope: createdEnvelope,
-      what: "create webhook endpoint",
-    })
+    return this.#requester.request({ method: "POST", path: "/v1/webhooks", body, data: createdWebhookEndpoint })
   }
 
   async list(): Promise<ApiResult<ListPage<WebhookEndpoint>>> {
-    return this.#requester.call({ method: "GET", path: "/v1/webhooks", envelope: listEnvelope, what: "list webhook endpoints" })
+    return this.#requester.request({ method: "GET", path: "/v1/webhooks", data: endpointPage })
   }
 
   async retrieve(id: string): Promise<ApiResult<WebhookEndpoint>> {
-    return this.#requester.call({
-      method: "GET",
-      path: resourcePath("webhooks", id),
-      envelope: endpointEnvelope,
-      what: "retrieve webhook endpoint",
-    })
+    return this.#requester.request({ method: "GET", path: "/v1/webhooks/{id}", params: idParams(id), data: webhookEndpoint })
   }
 
-  async update(id: string, params: UpdateWebhookEndpointParams): Promise<ApiResult<WebhookEndpoint>> {
-    const path = resourcePath("webhooks", id)
-    const body = validateRequest(updateWebhookEndpointParams, params, "webhook endpoint update")
-    return this.#requester.call({ method: "PATCH", path, body, envelope: endpointEnvelope, what: "update webhook endpoint" })
+  async update(id: string, update: UpdateWebhookEndpointParams): Promise<ApiResult<WebhookEndpoint>> {
+    const params = idParams(id)
+    const body = validateRequest(updateWebhookEndpointParams, update, "webhook endpoint update")
+    return this.#requester.request({ method: "PATCH", path: "/v1/webhooks/{id}", params, body, data: webhookEndpoint })
   }
 
   async del(id: string): Promise<ApiResult<DeletedResource>> {
-    return this.#requester.call({
-      method: "DELETE",
-      path: resourcePath("webhooks", id),
-      envelope: deletedEnvelope,
-      what: "delete webhook endpoint",
-    })
+    return this.#requester.request({ method: "DELETE", path: "/v1/webhooks/{id}", params: idParams(id), data: deletedResource })
   }
 
   /** Delivery attempts of the last 30 days. */
   async listLogs(id: string): Promise<ApiResult<ListPage<WebhookDeliveryLog>>> {
-    return this.#requester.call({
-      method: "GET",
-      path: resourcePath("webhooks", id, "logs"),
-      envelope: logsEnvelope,
-      what: "list webhook delivery logs",
-    })
+    return this.#requester.request({ method: "GET", path: "/v1/webhooks/{id}/logs", params: idParams(id), data: logPage })
   }
 
   /**
@@ -90,11 +64,7 @@ export class WebhookEndpointsResource {
    * second `v1`) until `previousSecretExpiresAt`. Verify with both meanwhile.
    */
   async rotateSecret(id: string): Promise<ApiResult<RotatedWebhookEndpoint>> {
-    return this.#requester.call({
-      method: "POST",
-      path: resourcePath("webhooks", id, "rotate-secret"),
-      envelope: rotatedEnvelope,
-      what: "rotate webhook secret",
-    })
+    const path = "/v1/webhooks/{id}/rotate-secret"
+    return this.#requester.request({ method: "POST", path, params: idParams(id), data: rotatedWebhookEndpoint })
   }
 }

@@ -3,6 +3,16 @@ import { z } from "zod"
 /** Success envelope of every embedded-API response: `{ data, requestId }` (spec 2). */
 export const envelope = <S extends z.ZodType>(data: S) => z.looseObject({ data, requestId: z.string().min(1) })
 
+/** Error envelope of spec 7: `{ error: { code, message, field }, requestId }`. */
+export const errorEnvelope = z.looseObject({
+  error: z.looseObject({
+    code: z.string().min(1),
+    message: z.string().optional(),
+    field: z.string().nullish(),
+  }),
+  requestId: z.string().optional(),
+})
+
 /**
  * A list page. The spec does not show list bodies; this is the project's choice,
  * and the sandbox serves the same shape.

@@ -1,4 +1,4 @@
-// The embedded API's wire schemas, for the client and the sandbox alike.
+// The embedded API's wire schemas: requests checked before sending, responses and events parsed.
 export * from "./envelope"
 export * from "./event"
 export * from "./fields"

@@ -13,7 +13,7 @@ import {
   type TransportResponse,
 } from "../../http"
 import type { EmbeddedCardClient } from "../client"
-import { errorFromResponse } from "../errors"
+import { embeddedErrorFromResponse } from "../errors"
 import { apiError, createMockService, SECRET_KEY } from "./mock-service"
 
 interface Endpoint {
@@ -215,8 +215,9 @@ describe("service errors (spec 7) per endpoint", () => {
   })
 })
 
-describe("errorFromResponse", () => {
+describe("embeddedErrorFromResponse", () => {
   const redact = (text: string) => text.split(SECRET_KEY).join("[REDACTED]")
+  const call = (method: "GET" | "POST", path: string) => ({ method, label: `${method} ${path}`, redact })
   const response = (status: number, body: unknown, headers: Record<string, string> = {}): TransportResponse => ({
     status,
     headers,
@@ -242,33 +243,33 @@ describe("errorFromResponse", () => {
     "3DS_CANCELED",
     "3DS_TIMEOUT",
   ])("402 %s is a DeclinedError", (code) => {
-    const error = errorFromResponse(response(402, envelope(code)), { method: "POST", path: "/v1/x" }, redact)
+    const error = embeddedErrorFromResponse(response(402, envelope(code)), call("POST", "/v1/x"))
     expect(error).toBeInstanceOf(DeclinedError)
     expect(error).toMatchObject({ code, status: 402, requestId: "req_body", retryable: false })
   })
 
   it("takes the request id from X-Request-Id when the body has none", () => {
     const body = { error: { code: "PAYMENT_INTENT_NOT_FOUND", message: "no" } }
-    const error = errorFromResponse(response(404, body, { "x-request-id": "req_header" }), { method: "GET", path: "/v1/x" }, redact)
+    const error = embeddedErrorFromResponse(response(404, body, { "x-request-id": "req_header" }), call("GET", "/v1/x"))
     expect(error).toBeInstanceOf(NotFoundError)
     expect(error.requestId).toBe("req_header")
   })
 
   it("keeps the firewall's X-Request-Id when it sends one", () => {
-    const error = errorFromResponse(response(403, "blocked", { "x-request-id": "req_fw" }), { method: "GET", path: "/v1/x" }, redact)
+    const error = embeddedErrorFromResponse(response(403, "blocked", { "x-request-id": "req_fw" }), call("GET", "/v1/x"))
     expect(error).toMatchObject({ code: "FIREWALL_BLOCKED", requestId: "req_fw" })
   })
 
   it("maps a 403 with the standard envelope by its own code", () => {
-    const error = errorFromResponse(response(403, envelope("FORBIDDEN_ORIGIN")), { method: "POST", path: "/v1/x" }, redact)
+    const error = embeddedErrorFromResponse(response(403, envelope("FORBIDDEN_ORIGIN")), call("POST", "/v1/x"))
     expect(error).toBeInstanceOf(ForbiddenError)
     expect(error.code).toBe("FORBIDDEN_ORIGIN")
   })
 
   it("maps a proxy's 502 page by status: unknown outcome for writes, server error for reads", () => {
     const page = "<html>Bad gateway</html>"
-    const write = errorFromResponse(response(502, page), { method: "POST", path: "/v1/refunds" }, redact)
-    const read = errorFromResponse(response(502, page), { method: "GET", path: "/v1/refunds" }, redact)
+    const write = embeddedErrorFromResponse(response(502, page), call("POST", "/v1/refunds"))
+    const read = embeddedErrorFromResponse(response(502, page), call("GET", "/v1/refunds"))
     expect(write).toBeInstanceOf(UnknownOutcomeError)
     expect(write).toMatchObject({ code: "HTTP_502", status: 502 })
     expect(read).toBeInstanceOf(ServerError)
@@ -276,14 +277,14 @@ describe("errorFromResponse", () => {
   })
 
   it("gives a 429 without Retry-After no retryAfter", () => {
-    const error = errorFromResponse(response(429, envelope("AUTH_RATE_LIMITED")), { method: "GET", path: "/v1/x" }, redact)
+    const error = embeddedErrorFromResponse(response(429, envelope("AUTH_RATE_LIMITED")), call("GET", "/v1/x"))
     expect(error).toBeInstanceOf(RateLimitedError)
     expect((error as RateLimitedError).retryAfter).toBeUndefined()
   })
 
   it("redacts a credential the service echoes in its message", () => {
     const body = { error: { code: "AUTH_INVALID_KEY", message: `key ${SECRET_KEY} is revoked` }, requestId: "r" }
-    const error = errorFromResponse(response(401, body), { method: "GET", path: "/v1/x" }, redact)
+    const error = embeddedErrorFromResponse(response(401, body), call("GET", "/v1/x"))
     expect(error.message).not.toContain(SECRET_KEY)
     expect(error.message).toContain("[REDACTED]")
   })
@@ -301,10 +302,10 @@ describe("errorFromResponse", () => {
   })
 
   it("treats unlisted 4xx as a refused request and other statuses as unexpected", () => {
-    expect(errorFromResponse(response(413, "too large"), { method: "POST", path: "/v1/x" }, redact)).toBeInstanceOf(
+    expect(embeddedErrorFromResponse(response(413, "too large"), call("POST", "/v1/x"))).toBeInstanceOf(
       InvalidRequestError
     )
-    expect(errorFromResponse(response(304, ""), { method: "GET", path: "/v1/x" }, redact)).toBeInstanceOf(
+    expect(embeddedErrorFromResponse(response(304, ""), call("GET", "/v1/x"))).toBeInstanceOf(
       UnexpectedResponseError
     )
   })
