@@ -1,18 +1,16 @@
-import type { Dispatcher } from "undici"
 import { z } from "zod"
-import { HttpTransport, type Logger, type RetryOptions, type TimeoutOptions } from "../http"
-import { validateRequest } from "../http/validate"
-import type { HostedContext } from "./api-call"
+import { type ConnectionOptions, Requester, validateRequest } from "../http"
+import type { HostedMerchant } from "./merchant"
 import { checkoutPage, type CheckoutPage, type CheckoutPageKind } from "./pages"
-import { requestSchemas } from "./requests"
-import { Checkouts } from "./resources/checkouts"
-import { Refunds } from "./resources/refunds"
-import { Subscriptions } from "./resources/subscriptions"
-import { TokenCharges } from "./resources/token-charges"
-import { TokenSubscriptions } from "./resources/token-subscriptions"
-import { Transactions } from "./resources/transactions"
+import { hostedProtocol } from "./protocol"
+import { CheckoutsResource } from "./resources/checkouts"
+import { RefundsResource } from "./resources/refunds"
+import { SubscriptionsResource } from "./resources/subscriptions"
+import { TokenChargesResource, TokenSubscriptionsResource } from "./resources/token-payments"
+import { TransactionsResource } from "./resources/transactions"
+import { requestSchemas } from "./schemas/rules"
 
-export interface HostedCheckoutClientOptions {
+export interface HostedCheckoutClientOptions extends ConnectionOptions {
   /** API token of the merchant's domain (test and production tokens differ). */
   apiToken: string
   /** The merchant's domain; filled into every body that carries it. */
@@ -23,16 +21,8 @@ export interface HostedCheckoutClientOptions {
   checkoutHost: string
   /** E-invoicing is activated for the domain: `userName` and `userEmail` become required. */
   einvoice?: boolean
-  timeouts?: TimeoutOptions
-  /** Applies to reads only; writes are never repeated. */
-  retry?: RetryOptions
-  dispatcher?: Dispatcher
-  logger?: Logger
   /** Clock for date rules and page expiry (tests, sandbox time travel). */
   now?: () => Date
-  /** Back-off wait between read retries; injected by tests. */
-  sleep?: (ms: number) => Promise<void>
-  userAgent?: string
 }
 
 const absoluteHttpUrl = z.url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" })
@@ -46,60 +36,54 @@ const optionsSchema = z.object({
 })
 
 /**
- * Typed client of the hosted-checkout API: one method per endpoint, grouped by
- * resource. Bodies are checked locally before sending, answers are parsed, and
- * failures arrive as the typed errors of `../http/errors`.
+ * Typed client of the hosted-checkout API, one method per endpoint, grouped by
+ * resource:
+ *
+ *     const client = new HostedCheckoutClient({ apiToken, merchantId, baseUrl, checkoutHost })
+ *     const created = await client.checkouts.create({ amount, orderId, productDetails, successUrl, failureUrl })
+ *     created.page.url; created.lastResponse.attempts
+ *
+ * Bodies are checked locally before sending; every method that makes a request
+ * resolves to the parsed answer with a non-enumerable `lastResponse` and
+ * rejects with a typed error of `../http/errors`.
  */
 export class HostedCheckoutClient {
   readonly merchantId: string
-  readonly checkouts: Checkouts
-  readonly tokenCharges: TokenCharges
-  readonly tokenSubscriptions: TokenSubscriptions
-  readonly transactions: Transactions
-  readonly refunds: Refunds
-  readonly subscriptions: Subscriptions
-  // The token lives only inside the transport's private field; nothing here can print it.
-  readonly #transport: HttpTransport
-  readonly #checkoutHost: string
-  readonly #now: () => Date
+  readonly checkouts: CheckoutsResource
+  readonly tokenCharges: TokenChargesResource
+  readonly tokenSubscriptions: TokenSubscriptionsResource
+  readonly transactions: TransactionsResource
+  readonly refunds: RefundsResource
+  readonly subscriptions: SubscriptionsResource
+  readonly #requester: Requester
+  readonly #merchant: HostedMerchant
 
   constructor(options: HostedCheckoutClientOptions) {
     const checked = validateRequest(optionsSchema, options, "HostedCheckoutClient options")
+    const now = options.now ?? (() => new Date())
     this.merchantId = checked.merchantId
-    this.#checkoutHost = checked.checkoutHost
-    this.#now = options.now ?? (() => new Date())
-    this.#transport = new HttpTransport({
-      baseUrl: checked.baseUrl,
-      credential: checked.apiToken,
-      timeouts: options.timeouts,
-      retry: options.retry,
-      dispatcher: options.dispatcher,
-      logger: options.logger,
-      sleep: options.sleep,
-      userAgent: options.userAgent,
-    })
-    const ctx: HostedContext = {
-      transport: this.#transport,
+    this.#requester = new Requester(hostedProtocol, { baseUrl: checked.baseUrl, credential: checked.apiToken }, options)
+    this.#merchant = {
       merchantId: checked.merchantId,
       checkoutHost: checked.checkoutHost,
-      schemas: requestSchemas({ einvoice: checked.einvoice ?? false, now: this.#now }),
-      now: this.#now,
+      schemas: requestSchemas({ einvoice: checked.einvoice ?? false, now }),
+      now,
     }
-    this.checkouts = new Checkouts(ctx)
-    this.tokenCharges = new TokenCharges(ctx)
-    this.tokenSubscriptions = new TokenSubscriptions(ctx)
-    this.transactions = new Transactions(ctx)
-    this.refunds = new Refunds(ctx)
-    this.subscriptions = new Subscriptions(ctx)
+    this.checkouts = new CheckoutsResource(this.#requester, this.#merchant)
+    this.tokenCharges = new TokenChargesResource(this.#requester, this.#merchant)
+    this.tokenSubscriptions = new TokenSubscriptionsResource(this.#requester, this.#merchant)
+    this.transactions = new TransactionsResource(this.#requester)
+    this.refunds = new RefundsResource(this.#requester, this.#merchant)
+    this.subscriptions = new SubscriptionsResource(this.#requester, this.#merchant)
   }
 
   /** Page address and expiry for an id obtained earlier; `calledAt` is when the create call was made. */
-  checkoutPage(kind: CheckoutPageKind, id: string, calledAt: Date = this.#now()): CheckoutPage {
-    return checkoutPage(this.#checkoutHost, kind, id, calledAt)
+  checkoutPage(kind: CheckoutPageKind, id: string, calledAt: Date = this.#merchant.now()): CheckoutPage {
+    return checkoutPage(this.#merchant.checkoutHost, kind, id, calledAt)
   }
 
-  /** Closes the connection pool (a no-op for an injected dispatcher). */
+  /** Closes the connection pool (not an injected dispatcher, which its owner closes). */
   async close(): Promise<void> {
-    await this.#transport.close()
+    await this.#requester.close()
   }
 }

@@ -1,12 +1,11 @@
 export { HostedCheckoutClient, type HostedCheckoutClientOptions } from "./client"
-export type { MerchantOptional } from "./api-call"
+export type { ApiResult, LastResponse } from "../http"
+export type { MerchantOptional } from "./merchant"
 export type { WithPage } from "./resources/checkouts"
-export { hostedError } from "./errors"
+export { hostedErrorFromResponse } from "./errors"
 export { checkoutPage, PAGE_VALIDITY_MS, type CheckoutPage, type CheckoutPageKind } from "./pages"
-export * from "./requests"
-export * from "./responses"
-export * from "./notifications"
-export { invoiceInfoSchema, type InvoiceInfo } from "./invoice-info"
+export * from "./schemas"
+export { InvalidNotificationError, parseNotification } from "./notifications"
 export { isValidTaxId } from "./tax-id"
 export {
   addMonths,
@@ -16,9 +15,8 @@ export {
   taipeiDate,
   type CalendarDate,
 } from "./taipei-date"
-export type { Checkouts } from "./resources/checkouts"
-export type { TokenCharges } from "./resources/token-charges"
-export type { TokenSubscriptions } from "./resources/token-subscriptions"
-export type { Transactions } from "./resources/transactions"
-export type { Refunds } from "./resources/refunds"
-export type { Subscriptions } from "./resources/subscriptions"
+export { CheckoutsResource } from "./resources/checkouts"
+export { RefundsResource } from "./resources/refunds"
+export { SubscriptionsResource } from "./resources/subscriptions"
+export { TokenChargesResource, TokenSubscriptionsResource } from "./resources/token-payments"
+export { TransactionsResource } from "./resources/transactions"

@@ -1,26 +1,29 @@
-import { callApi, checkedBody, type HostedContext, type MerchantOptional, pathParam } from "../api-call"
-import { type RefundBody, transactionHidSchema } from "../requests"
-import { refundResultSchema, type RefundResult } from "../responses"
+import { type ApiResult, pathParam, type Requester } from "../../http"
+import { checkedBody, type HostedMerchant, type MerchantOptional } from "../merchant"
+import { transactionHidSchema } from "../schemas/fields"
+import { type RefundBody, refundResultSchema, type RefundResult } from "../schemas/refund"
 
 /**
  * Refunds (spec 4.10): one per transaction, by P number. A time-out or 5xx leaves
  * the outcome unknown: re-read `status` and `refundAmount` before trying again.
  */
-export class Refunds {
-  readonly #ctx: HostedContext
+export class RefundsResource {
+  readonly #requester: Requester
+  readonly #merchant: HostedMerchant
 
-  constructor(ctx: HostedContext) {
-    this.#ctx = ctx
+  constructor(requester: Requester, merchant: HostedMerchant) {
+    this.#requester = requester
+    this.#merchant = merchant
   }
 
   /** `POST /refunds/{transactionHid}`; omit `amount` for a full refund. */
-  async create(transactionHid: string, body: MerchantOptional<RefundBody> = {}): Promise<RefundResult> {
-    const segment = pathParam(transactionHidSchema, transactionHid, "transactionHid")
-    const checked = checkedBody(this.#ctx, this.#ctx.schemas.refund, body, "refund request")
-    return callApi(this.#ctx, {
+  async create(transactionHid: string, body: MerchantOptional<RefundBody> = {}): Promise<ApiResult<RefundResult>> {
+    const params = { transactionHid: pathParam(transactionHidSchema, transactionHid, "transactionHid") }
+    const checked = checkedBody(this.#merchant, this.#merchant.schemas.refund, body, "refund request")
+    return this.#requester.request({
       method: "POST",
-      template: "/refunds/{transactionHid}",
-      path: `/refunds/${segment}`,
+      path: "/refunds/{transactionHid}",
+      params,
       body: checked,
       // Bank details are personal data; keep them out of messages even if the service echoes them.
       secrets: checked.remitInfo ? [checked.remitInfo.account] : undefined,

@@ -9,7 +9,7 @@ import {
   UnknownOutcomeError,
 } from "../../http"
 import { HostedCheckoutClient } from "../client"
-import { hostedError } from "../errors"
+import { hostedErrorFromResponse } from "../errors"
 import { API_TOKEN, CHECKOUT_HOST, CHECKOUT_INPUT, MERCHANT, mockApi, ok, TOKEN_INPUT, TRANSACTION, TX_ID } from "./mock-api"
 
 describe("answers outside the envelope, retries and time-outs", () => {
@@ -79,8 +79,8 @@ describe("answers outside the envelope, retries and time-outs", () => {
   })
 })
 
-describe("hostedError", () => {
-  const call = (method: string) => ({ method, label: `${method} /x`, redact: (t: string) => t })
+describe("hostedErrorFromResponse", () => {
+  const call = (method: "GET" | "POST" | "PUT") => ({ method, label: `${method} /x`, redact: (t: string) => t })
   const res = (status: number, body: unknown) => ({
     status,
     headers: {},
@@ -91,13 +91,13 @@ describe("hostedError", () => {
 
   it("maps the same 5xx to ServerError for a read and UnknownOutcomeError for a write", () => {
     const answer = res(500, { code: "F0001", data: {}, message: "system error" })
-    expect(hostedError(answer, call("GET"))).toBeInstanceOf(ServerError)
-    expect(hostedError(answer, call("POST"))).toBeInstanceOf(UnknownOutcomeError)
-    expect(hostedError(answer, call("PUT"))).toBeInstanceOf(UnknownOutcomeError)
+    expect(hostedErrorFromResponse(answer, call("GET"))).toBeInstanceOf(ServerError)
+    expect(hostedErrorFromResponse(answer, call("POST"))).toBeInstanceOf(UnknownOutcomeError)
+    expect(hostedErrorFromResponse(answer, call("PUT"))).toBeInstanceOf(UnknownOutcomeError)
   })
 
   it("takes the first named variant of a message listing several rules", () => {
-    const error = hostedError(
+    const error = hostedErrorFromResponse(
       res(400, { code: "V0001", data: {}, message: "amount must be integer; INVALID_CARRIER_ID; PRODUCT_AMOUNT_NOT_MATCH" }),
       call("POST")
     )
@@ -105,7 +105,7 @@ describe("hostedError", () => {
   })
 
   it("truncates a long service message", () => {
-    const error = hostedError(res(400, { code: "V0001", data: {}, message: "x".repeat(5000) }), call("POST"))
+    const error = hostedErrorFromResponse(res(400, { code: "V0001", data: {}, message: "x".repeat(5000) }), call("POST"))
     expect(error.message.length).toBeLessThan(700)
   })
 })

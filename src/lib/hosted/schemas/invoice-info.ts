@@ -1,5 +1,5 @@
 import { z } from "zod"
-import { isValidTaxId } from "./tax-id"
+import { isValidTaxId } from "../tax-id"
 
 /**
  * `invoiceInfo` of the create endpoints (spec 2.3). The service checks the same

@@ -1,0 +1,17 @@
+// The hosted API's wire schemas: requests checked before sending, responses and notifications parsed.
+export * from "./checkout"
+export {
+  productDetailRecordSchema,
+  productDetailSchema,
+  subscriptionHidSchema,
+  transactionHidSchema,
+  transactionIdSchema,
+  type ProductDetail,
+} from "./fields"
+export { invoiceInfoSchema, type InvoiceInfo } from "./invoice-info"
+export * from "./notification"
+export * from "./refund"
+export { requestSchemas, type RequestRules, type RequestSchemas } from "./rules"
+export * from "./subscription"
+export * from "./token-payment"
+export * from "./transaction"
