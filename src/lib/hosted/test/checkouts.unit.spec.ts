@@ -39,6 +39,9 @@ describe("checkouts", () => {
         transactionHid: TX_HID,
         page: { url: `${CHECKOUT_HOST}/checkout/${TX_ID}`, expiresAt: new Date(NOW.getTime() + 5 * 60_000) },
       })
+      // The page is added to the parsed answer, which keeps its non-enumerable exchange details.
+      expect(result.lastResponse).toEqual({ status: 200, attempts: 1, idempotencyReplayed: false })
+      expect(Object.keys(result)).not.toContain("lastResponse")
     })
 
     it("accepts null redirect addresses and sends the keys as null", async () => {

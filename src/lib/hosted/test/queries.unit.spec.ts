@@ -165,6 +165,7 @@ describe("queries", () => {
       expect(api.requests).toHaveLength(1)
       expectGet(0, "/order/order%2F2026%20%2311%3F/transactions")
       expect(list.map((tx) => tx.status)).toEqual(["failed", "charged"])
+      expect(list.lastResponse).toMatchObject({ status: 200, attempts: 1 })
     })
 
     it("rejects an empty order id before sending", async () => {

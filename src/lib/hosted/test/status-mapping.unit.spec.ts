@@ -41,6 +41,7 @@ describe("answers outside the envelope, retries and time-outs", () => {
     api.reply("GET", `/transactions/${TX_ID}`, ok(TRANSACTION))
     const tx = await api.client.transactions.retrieve(TX_ID)
     expect(tx.status).toBe("charged")
+    expect(tx.lastResponse).toMatchObject({ status: 200, attempts: 3 })
     expect(api.requests).toHaveLength(3)
     api.agent.assertNoPendingInterceptors()
   })
