@@ -6,6 +6,76 @@ loadEnv(process.env.NODE_ENV || "development", process.cwd())
 const sandboxUrl = process.env.TW_SANDBOX_URL || "http://127.0.0.1:4010"
 
 /**
+ * Production profile, chosen by REDIS_URL (`npm run demo -- --profile production` and the
+ * production tests set it): Redis event bus, Redis workflow engine and Redis locking, so that
+ * one server process and N worker processes (MEDUSA_WORKER_MODE) share events, workflow
+ * state and locks. Without REDIS_URL the store runs in one process on the in-memory modules.
+ */
+const redisUrl = process.env.REDIS_URL
+
+const WORKER_MODES = ["shared", "server", "worker"] as const
+type WorkerMode = (typeof WORKER_MODES)[number]
+
+/** `medusa start --cluster` hands each fork its mode through this variable, so it is never hard-coded. */
+function workerMode(): WorkerMode | undefined {
+  const mode = process.env.MEDUSA_WORKER_MODE
+  if (mode === undefined || mode === "") {
+    return undefined
+  }
+  if (!(WORKER_MODES as readonly string[]).includes(mode)) {
+    throw new Error(`MEDUSA_WORKER_MODE must be one of ${WORKER_MODES.join(", ")}, not "${mode}"`)
+  }
+  return mode as WorkerMode
+}
+
+function positiveNumber(name: string, fallback: number): number {
+  const raw = process.env[name]
+  if (raw === undefined || raw === "") {
+    return fallback
+  }
+  const value = Number(raw)
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new Error(`${name} must be a positive number, not "${raw}"`)
+  }
+  return value
+}
+
+function productionModules(url: string) {
+  return [
+    {
+      resolve: "@medusajs/medusa/event-bus-redis",
+      options: {
+        redisUrl: url,
+        // Events one worker process handles at once (BullMQ's default is 1). Payment webhooks,
+        // order.placed and every other event share this budget.
+        workerOptions: { concurrency: positiveNumber("MEDUSA_EVENT_CONCURRENCY", 4) },
+        // Core's webhook route asks for 3 attempts but no backoff: without this, retries fire at once.
+        jobOptions: { backoff: { type: "exponential", delay: 2_000 }, removeOnFail: { age: 7 * 24 * 3600 } },
+      },
+    },
+    {
+      resolve: "@medusajs/medusa/workflow-engine-redis",
+      options: { redis: { redisUrl: url } },
+    },
+    {
+      resolve: "@medusajs/medusa/locking",
+      options: {
+        providers: [
+          {
+            resolve: "@medusajs/medusa/locking-redis",
+            id: "locking-redis",
+            is_default: true,
+            // Seconds a lock waiter (inventory reservation during cart completion) waits
+            // before failing; the in-memory provider's fixed 5 s rolls orders back under bursts.
+            options: { redisUrl: url, waitLockingTimeout: positiveNumber("MEDUSA_LOCK_WAIT_SECONDS", 30) },
+          },
+        ],
+      },
+    },
+  ]
+}
+
+/**
  * The development, demo and test store of this repository. It loads the
  * plugin's own `src/` as an app would (routes, subscribers, jobs). A merchant's
  * store registers the providers from the package instead: see the README.
@@ -13,6 +83,8 @@ const sandboxUrl = process.env.TW_SANDBOX_URL || "http://127.0.0.1:4010"
 module.exports = defineConfig({
   projectConfig: {
     databaseUrl: process.env.DATABASE_URL,
+    redisUrl,
+    workerMode: workerMode(),
     http: {
       storeCors: process.env.STORE_CORS || "http://localhost:8000",
       adminCors: process.env.ADMIN_CORS || "http://localhost:9000",
@@ -41,6 +113,7 @@ module.exports = defineConfig({
               allowedMethods: ["card", "cvs", "atm", "linePay"],
               storefrontUrl: process.env.STOREFRONT_URL || "http://localhost:8000",
               einvoice: process.env.TW_EINVOICE === "true",
+              reconciliation: { enabled: process.env.TW_RECONCILIATION !== "off" },
             },
           },
           {
@@ -55,10 +128,12 @@ module.exports = defineConfig({
               sdkUrl: process.env.TW_EMBEDDED_SDK_URL || `${sandboxUrl}/sdk/v1.4.0/twpay.js`,
               sdkIntegrity: process.env.TW_EMBEDDED_SDK_INTEGRITY || undefined,
               storefrontUrl: process.env.STOREFRONT_URL || "http://localhost:8000",
+              reconciliation: { enabled: process.env.TW_RECONCILIATION !== "off" },
             },
           },
         ],
       },
     },
+    ...(redisUrl ? productionModules(redisUrl) : []),
   ],
 })
