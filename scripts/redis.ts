@@ -105,8 +105,9 @@ export async function startRedis({ dir, port, persistent = false, timeoutMs = 20
   const killOnExit = () => child.exitCode === null && child.kill("SIGKILL")
   process.once("exit", killOnExit)
 
+  void exited.then(() => process.removeListener("exit", killOnExit))
+
   const stop = async () => {
-    process.removeListener("exit", killOnExit)
     if (child.exitCode === null && child.signalCode === null) {
       child.kill("SIGTERM")
       const timer = setTimeout(() => child.kill("SIGKILL"), 10_000)
