@@ -1,7 +1,7 @@
 import { z } from "zod"
 
-/** Success envelope of every embedded-API response: `{ data, requestId }` (spec 2). */
-export const envelope = <S extends z.ZodType>(data: S) => z.looseObject({ data, requestId: z.string().min(1) })
+/** Success envelope of every embedded-API response: `{ data, requestId }` (spec 2); other keys are dropped. */
+export const envelope = <S extends z.ZodType>(data: S) => z.object({ data, requestId: z.string().min(1) })
 
 /** Error envelope of spec 7: `{ error: { code, message, field }, requestId }`. */
 export const errorEnvelope = z.looseObject({

@@ -3,9 +3,10 @@ import { z } from "zod"
 /**
  * Success envelope of the hosted API (spec 2.1): `{ code: "S0000", data, message }`.
  * The code is checked before this is parsed (any other code is a failure); a
- * missing or malformed `data` is an unexpected answer.
+ * missing or malformed `data` is an unexpected answer. Other keys are dropped,
+ * not copied: only `data` is read.
  */
-export const envelope = <S extends z.ZodType>(data: S) => z.looseObject({ data })
+export const envelope = <S extends z.ZodType>(data: S) => z.object({ data })
 
 /**
  * A failure answer's body: `{ code, message, data }`, with `detail` on `K0001`.
