@@ -9,10 +9,11 @@ const suites = {
   contract: ["<rootDir>/integration-tests/contract/**/*.spec.ts"],
   modules: ["<rootDir>/src/**/test/**/*.module.spec.ts"],
   http: ["<rootDir>/integration-tests/http/**/*.spec.ts"],
+  production: ["<rootDir>/integration-tests/production/**/*.spec.ts"],
   browser: ["<rootDir>/integration-tests/browser/**/*.spec.ts"],
 }
 const type = process.env.TEST_TYPE || "unit"
-const needsDatabase = type === "modules" || type === "http" || type === "browser"
+const needsDatabase = type === "modules" || type === "http" || type === "production" || type === "browser"
 
 module.exports = {
   transform: {

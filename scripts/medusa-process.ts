@@ -11,7 +11,7 @@ export interface MedusaProcess {
   /** http://localhost:<port>; a worker process answers only /health there. */
   url: string
   pid: number
-  /** Every line the process printed so far (stdout and stderr, colour codes kept). */
+  /** Every line the process printed so far (stdout and stderr, colour codes kept), after what `logs` held. */
   logs: string[]
   /** Milliseconds from spawn until /health answered. */
   bootMs: number
@@ -40,6 +40,7 @@ export async function startMedusaProcess({
   env,
   cwd = process.cwd(),
   echo,
+  logs = [],
   timeoutMs = 300_000,
 }: {
   mode: WorkerMode
@@ -48,6 +49,8 @@ export async function startMedusaProcess({
   cwd?: string
   /** Called with each output line as it arrives (the demo prints them with a prefix). */
   echo?: (line: string) => void
+  /** Lines are appended here (pass the same array across restarts to keep one log per role). */
+  logs?: string[]
   timeoutMs?: number
 }): Promise<MedusaProcess> {
   const started = Date.now()
@@ -58,7 +61,6 @@ export async function startMedusaProcess({
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   })
-  const logs: string[] = []
   const collect = (stream: NodeJS.ReadableStream) => {
     let rest = ""
     stream.setEncoding("utf8")

@@ -13,6 +13,7 @@ const SUITES = {
   contract: {},
   modules: {},
   http: {},
+  production: {},
   browser: { browser: true },
 }
 const ALL = Object.keys(SUITES)
