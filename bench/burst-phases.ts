@@ -1,0 +1,202 @@
+// The two phases of `npm run bench:burst` on one store: K hosted pages paid at once
+// (shoppers never return), then K carts completed with the system provider (the baseline).
+import pLimit from "p-limit"
+import { setTimeout as sleep } from "node:timers/promises"
+import { summarizeLogs, type LogSummary } from "./medusa-logs"
+import { percentile } from "./percentiles"
+import { acceptedAttempts, apiCalls, notifications, transactions } from "./sandbox-records"
+import { cardFields, completeCart, createCart, openPage, startSession, submitPage } from "./shopper"
+import { type BenchStore, HarnessError, HOSTED_PROVIDER, SYSTEM_PROVIDER } from "./store"
+
+const SUCCESS_CARD = "4242424242424242"
+/** Carts set up at once before a phase (setup is not measured). */
+const SETUP_CONCURRENCY = 6
+
+export interface PhaseResult {
+  k: number
+  ordersCreated: number
+  cartsWithoutOrder: number
+  cartsWithSeveralOrders: number
+  /** Orders soft-deleted by a compensation during the phase. */
+  ordersDeleted: number
+  cpuSeconds: number
+  wallSeconds: number
+  ordersPerSecond: number
+  logs: LogSummary
+  /** Seconds; burst: from the transaction's paidAt to the order's created_at; baseline: the complete call. */
+  latency: { p50?: number; p95?: number }
+}
+
+export interface BurstResult extends PhaseResult {
+  /** Milliseconds from the first page submitted to the last one answered. */
+  payWindowMs: number
+  /** Milliseconds between the first and the last paidAt the service recorded. */
+  paidSpreadMs: number
+  /** Transactions the sandbox holds as charged (every page paid?). */
+  paid: number
+  refundedAtService: number
+  /** Refund records in the store (a compensation that reached the service leaves one). */
+  refundsInStore: number
+  reads: number
+  notificationsAccepted: number
+  /** Why waiting ended. */
+  ended: "all orders" | "deadline" | "idle"
+}
+
+async function inBatches<T, R>(items: T[], concurrency: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const limit = pLimit(concurrency)
+  return Promise.all(items.map((item, index) => limit(() => work(item, index))))
+}
+
+interface OrderRow {
+  cart_id: string
+  order_id: string
+  created_at: Date
+}
+
+async function ordersOf(store: BenchStore, cartIds: string[]): Promise<OrderRow[]> {
+  return store.sql<OrderRow>(
+    `select oc.cart_id, o.id as order_id, o.created_at
+       from order_cart oc join "order" o on o.id = oc.order_id
+      where oc.cart_id = any($1) and oc.deleted_at is null and o.deleted_at is null`,
+    [cartIds]
+  )
+}
+
+const deletedOrders = async (store: BenchStore) => Number((await store.sql<{ n: string }>(`select count(*) as n from "order" where deleted_at is not null`))[0].n)
+const storeRefunds = async (store: BenchStore) => Number((await store.sql<{ n: string }>(`select count(*) as n from refund where deleted_at is null`))[0].n)
+
+function orderCounts(cartIds: string[], orders: OrderRow[]) {
+  const perCart = new Map<string, number>()
+  for (const order of orders) {
+    perCart.set(order.cart_id, (perCart.get(order.cart_id) ?? 0) + 1)
+  }
+  return {
+    ordersCreated: orders.length,
+    cartsWithoutOrder: cartIds.filter((id) => !perCart.has(id)).length,
+    cartsWithSeveralOrders: [...perCart.values()].filter((n) => n > 1).length,
+  }
+}
+
+export interface BurstOptions {
+  k: number
+  /** Give up waiting for orders after this many seconds from the payments. */
+  deadlineSeconds: number
+  /** …or when no order was created for this many seconds. */
+  idleSeconds: number
+  say: (line: string) => void
+}
+
+export async function burstPhase(store: BenchStore, { k, deadlineSeconds, idleSeconds, say }: BurstOptions): Promise<BurstResult> {
+  say(`burst: setting up ${k} carts with a hosted-checkout session each`)
+  const sessions = await inBatches(Array.from({ length: k }), SETUP_CONCURRENCY, async (_, index) => {
+    const cartId = await createCart(store, `burst-${index}@example.test`)
+    const session = await startSession(store, cartId, HOSTED_PROVIDER)
+    const checkoutUrl = String(session.data.checkoutUrl ?? "")
+    if (!checkoutUrl) {
+      throw new HarnessError(`cart ${cartId}: the hosted session holds no checkoutUrl`)
+    }
+    await openPage(checkoutUrl)
+    return { cartId, transactionId: String(session.data.transactionId), checkoutUrl }
+  })
+  const cartIds = sessions.map((s) => s.cartId)
+  const deletedBefore = await deletedOrders(store)
+  const refundsBefore = await storeRefunds(store)
+  const readsBefore = await apiCalls(store, "hosted", "GET /transactions/{id}")
+  const logsFrom = store.logs.length
+  const cpuBefore = store.cpuSeconds()
+
+  say(`burst: paying all ${k} pages at once`)
+  const started = Date.now()
+  await Promise.all(sessions.map((s) => submitPage(s.checkoutUrl, cardFields(SUCCESS_CARD))))
+  const payWindowMs = Date.now() - started
+
+  let orders: OrderRow[] = []
+  let lastProgress = Date.now()
+  let ended: BurstResult["ended"] = "deadline"
+  for (;;) {
+    const now = await ordersOf(store, cartIds)
+    if (now.length !== orders.length) {
+      lastProgress = Date.now()
+    }
+    orders = now
+    if (orders.length >= k) {
+      ended = "all orders"
+      break
+    }
+    if (Date.now() - started > deadlineSeconds * 1000) {
+      ended = "deadline"
+      break
+    }
+    if (Date.now() - lastProgress > idleSeconds * 1000) {
+      ended = "idle"
+      break
+    }
+    await sleep(500)
+  }
+  const cpuSeconds = store.cpuSeconds() - cpuBefore
+  const finished = Date.now()
+  say(`burst: ${orders.length}/${k} orders after ${((finished - started) / 1000).toFixed(1)} s (${ended})`)
+  // Let what the last orders set off (order.placed, the last notifications' answers) land before counting logs and reads.
+  await sleep(2_000)
+
+  const byTransaction = new Map(sessions.map((s) => [s.transactionId, s.cartId]))
+  const serviceTransactions = (await transactions(store)).filter((tx) => byTransaction.has(tx.id))
+  const paidAt = new Map(serviceTransactions.flatMap((tx) => (tx.paidAt ? [[byTransaction.get(tx.id)!, Date.parse(tx.paidAt)] as const] : [])))
+  const latencies = orders.flatMap((o) => (paidAt.has(o.cart_id) ? [(o.created_at.getTime() - paidAt.get(o.cart_id)!) / 1000] : []))
+  const lastOrderAt = Math.max(started, ...orders.map((o) => o.created_at.getTime()))
+  const charge = (await notifications(store, "charge")).filter((n) => byTransaction.has(String(n.body.id)))
+
+  return {
+    k,
+    ...orderCounts(cartIds, orders),
+    ordersDeleted: (await deletedOrders(store)) - deletedBefore,
+    cpuSeconds,
+    wallSeconds: (lastOrderAt - started) / 1000,
+    ordersPerSecond: orders.length / Math.max(0.001, (lastOrderAt - started) / 1000),
+    logs: summarizeLogs(store.logs.slice(logsFrom)),
+    latency: { p50: percentile(latencies, 50), p95: percentile(latencies, 95) },
+    payWindowMs,
+    paidSpreadMs: paidAt.size ? Math.max(...paidAt.values()) - Math.min(...paidAt.values()) : 0,
+    paid: serviceTransactions.filter((tx) => tx.paidAt).length,
+    refundedAtService: serviceTransactions.filter((tx) => tx.refundAmount).length,
+    refundsInStore: (await storeRefunds(store)) - refundsBefore,
+    reads: (await apiCalls(store, "hosted", "GET /transactions/{id}")) - readsBefore,
+    notificationsAccepted: acceptedAttempts(charge),
+    ended,
+  }
+}
+
+export async function baselinePhase(store: BenchStore, { k, concurrency, say }: { k: number; concurrency: number; say: (line: string) => void }): Promise<PhaseResult> {
+  say(`baseline: setting up ${k} carts with a ${SYSTEM_PROVIDER} session each`)
+  const carts = await inBatches(Array.from({ length: k }), SETUP_CONCURRENCY, async (_, index) => {
+    const cartId = await createCart(store, `baseline-${index}@example.test`)
+    await startSession(store, cartId, SYSTEM_PROVIDER)
+    return cartId
+  })
+  const deletedBefore = await deletedOrders(store)
+  const logsFrom = store.logs.length
+  const cpuBefore = store.cpuSeconds()
+  say(`baseline: completing ${k} carts, ${concurrency} at a time`)
+  const started = Date.now()
+  const durations = await inBatches(carts, concurrency, async (cartId) => {
+    const t0 = Date.now()
+    await completeCart(store, cartId)
+    return (Date.now() - t0) / 1000
+  })
+  const wallSeconds = (Date.now() - started) / 1000
+  const cpuSeconds = store.cpuSeconds() - cpuBefore
+  await sleep(2_000)
+  const orders = await ordersOf(store, carts)
+  say(`baseline: ${orders.length}/${k} orders after ${wallSeconds.toFixed(1)} s`)
+  return {
+    k,
+    ...orderCounts(carts, orders),
+    ordersDeleted: (await deletedOrders(store)) - deletedBefore,
+    cpuSeconds,
+    wallSeconds,
+    ordersPerSecond: orders.length / wallSeconds,
+    logs: summarizeLogs(store.logs.slice(logsFrom)),
+    latency: { p50: percentile(durations, 50), p95: percentile(durations, 95) },
+  }
+}

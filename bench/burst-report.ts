@@ -1,0 +1,69 @@
+// The table and the PASS/MISS lines `npm run bench:burst` prints for one profile.
+import type { BurstResult, PhaseResult } from "./burst-phases"
+import { commonMessages } from "./medusa-logs"
+import { fmt, textTable } from "./text-table"
+
+/** Issue 9's targets on this 2-core machine. */
+export const TARGETS = { cpuRatio: 1.2, readsPerNotification: 1.0, productionThroughputRatio: 1.5 }
+
+export interface ProfileResult {
+  profile: string
+  burst: BurstResult
+  baseline: PhaseResult
+  bootSeconds: number
+}
+
+const ratio = (a: number, b: number) => (b > 0 ? a / b : Number.NaN)
+const mark = (ok: boolean) => (ok ? "PASS" : "MISS")
+
+export function readsPerNotification(burst: BurstResult) {
+  return ratio(burst.reads, burst.notificationsAccepted)
+}
+
+export function profileReport({ profile, burst, baseline }: ProfileResult, settings: string): string {
+  const burstCpu = ratio(burst.cpuSeconds, burst.ordersCreated)
+  const baseCpu = ratio(baseline.cpuSeconds, baseline.ordersCreated)
+  const rolledBack = burst.logs.failedCompletions.length + burst.ordersDeleted
+  const rows: string[][] = [
+    ["orders created", `${burst.ordersCreated}/${burst.k}`, `${baseline.ordersCreated}/${baseline.k}`, ""],
+    ["carts without order", String(burst.cartsWithoutOrder), String(baseline.cartsWithoutOrder), ""],
+    ["carts with more than one order", String(burst.cartsWithSeveralOrders), String(baseline.cartsWithSeveralOrders), ""],
+    ["orders rolled back (failed completions + deleted)", `${rolledBack} (${burst.logs.failedCompletions.length} + ${burst.ordersDeleted})`, String(baseline.ordersDeleted), ""],
+    ["refunds at the service / refunds in the store", `${burst.refundedAtService} / ${burst.refundsInStore}`, "-", ""],
+    ["service reads per notification", `${fmt(readsPerNotification(burst))} (${burst.reads}/${burst.notificationsAccepted})`, "-", ""],
+    ["p50 payment→order | complete call (s)", fmt(burst.latency.p50), fmt(baseline.latency.p50), ""],
+    ["p95 payment→order | complete call (s)", fmt(burst.latency.p95), fmt(baseline.latency.p95), ""],
+    ["Medusa CPU s per order", fmt(burstCpu, 3), fmt(baseCpu, 3), `${fmt(ratio(burstCpu, baseCpu))}x`],
+    ["Medusa CPU s in the phase", fmt(burst.cpuSeconds, 1), fmt(baseline.cpuSeconds, 1), ""],
+    ["error lines in the Medusa logs", String(burst.logs.errorLines.length), String(baseline.logs.errorLines.length), ""],
+    ["orders/s", fmt(burst.ordersPerSecond), fmt(baseline.ordersPerSecond), `${fmt(ratio(burst.ordersPerSecond, baseline.ordersPerSecond))}x`],
+    ["phase wall time (s)", fmt(burst.wallSeconds, 1), fmt(baseline.wallSeconds, 1), ""],
+  ]
+  const targets = [
+    `${mark(burst.ordersCreated === burst.k && burst.cartsWithoutOrder === 0 && burst.cartsWithSeveralOrders === 0)} every paid cart has exactly one order (${burst.ordersCreated}/${burst.paid} paid)`,
+    `${mark(rolledBack === 0)} 0 orders rolled back (${rolledBack})`,
+    `${mark(burst.refundedAtService === 0 && burst.refundsInStore === 0)} 0 refunded (${burst.refundedAtService} at the service, ${burst.refundsInStore} in the store)`,
+    `${mark(burst.logs.errorLines.length === 0)} 0 error lines in the log (${burst.logs.errorLines.length})`,
+    `${mark(Math.abs(readsPerNotification(burst) - TARGETS.readsPerNotification) < 0.005)} ${TARGETS.readsPerNotification.toFixed(1)} reads per notification (${fmt(readsPerNotification(burst))})`,
+    `${mark(ratio(burstCpu, baseCpu) <= TARGETS.cpuRatio)} Medusa CPU per order ≤ ${TARGETS.cpuRatio}x the system provider's (${fmt(ratio(burstCpu, baseCpu))}x)`,
+  ]
+  const excerpts = [
+    ...commonMessages(burst.logs.errorLines).map((m) => `  burst error x${m.count}: ${m.example.slice(0, 300)}`),
+    ...commonMessages(burst.logs.failedCompletions.map((f) => f.reason)).map((m) => `  failed completion x${m.count}: ${m.example.slice(0, 300)}`),
+    ...commonMessages(baseline.logs.errorLines).map((m) => `  baseline error x${m.count}: ${m.example.slice(0, 300)}`),
+  ]
+  return [
+    `bench:burst  profile ${profile}  K=${burst.k}  ${settings}`,
+    `${burst.paid} pages paid within ${burst.paidSpreadMs} ms at the service (all answered within ${burst.payWindowMs} ms); burst wait ended: ${burst.ended}`,
+    "",
+    textTable(["", "hosted burst", "system baseline", "ratio"], rows),
+    "",
+    ...targets,
+    ...(excerpts.length ? ["", "log excerpts (most frequent):", ...excerpts] : []),
+  ].join("\n")
+}
+
+export function throughputComparison(production: ProfileResult, standard: ProfileResult): string {
+  const value = ratio(production.burst.ordersPerSecond, standard.burst.ordersPerSecond)
+  return `${mark(value >= TARGETS.productionThroughputRatio)} production/default burst throughput ${fmt(value)}x (${fmt(production.burst.ordersPerSecond)} vs ${fmt(standard.burst.ordersPerSecond)} orders/s; target ≥ ${TARGETS.productionThroughputRatio}x)`
+}

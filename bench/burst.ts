@@ -1,0 +1,122 @@
+/**
+ * `npm run bench:burst -- [--k 200] [--profile default|production|both]`
+ *
+ * A flash sale: K carts of the same stocked variant, each with a hosted-checkout
+ * page, all K pages paid within a fraction of a second and no shopper coming
+ * back, so every order comes from the store's event pipeline. Then, in the same
+ * run and store, K carts completed with `pp_system_default` at the pipeline's
+ * completion concurrency as the baseline. Prints one table per profile and
+ * PASS/MISS against issue 9's targets; exits non-zero only when the harness
+ * itself fails, never for a missed target.
+ *
+ * Options: --k N (200), --profile (default), --concurrency N (the baseline's
+ * completions at once; default TW_PAYMENT_COMPLETION_CONCURRENCY or 2),
+ * --reconciliation on|off (off: the job's reads would count as notification
+ * reads), --deadline S, --idle S (stop waiting for orders), --out FILE (JSON).
+ */
+import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { parseArgs } from "node:util"
+import { startPostgres } from "../scripts/postgres"
+import { baselinePhase, burstPhase } from "./burst-phases"
+import { profileReport, type ProfileResult, throughputComparison } from "./burst-report"
+import { type Postgres, type Profile, PROFILES, startBenchStore } from "./store"
+
+const { values } = parseArgs({
+  options: {
+    k: { type: "string", default: "200" },
+    profile: { type: "string", default: "default" },
+    concurrency: { type: "string" },
+    reconciliation: { type: "string", default: "off" },
+    deadline: { type: "string" },
+    idle: { type: "string", default: "90" },
+    out: { type: "string" },
+  },
+})
+
+function positive(name: string, raw: string | undefined): number {
+  const value = Number(raw)
+  if (!Number.isInteger(value) || value < 1) {
+    console.error(`[bench] --${name} must be a positive integer, not "${raw}"`)
+    process.exit(2)
+  }
+  return value
+}
+
+const K = positive("k", values.k)
+const CONCURRENCY = positive("concurrency", values.concurrency ?? process.env.TW_PAYMENT_COMPLETION_CONCURRENCY ?? "2")
+const DEADLINE = positive("deadline", values.deadline ?? String(120 + Math.ceil(K * 1.5)))
+const IDLE = positive("idle", values.idle)
+if (!["both", ...PROFILES].includes(values.profile!)) {
+  console.error(`[bench] --profile must be default, production or both, not "${values.profile}"`)
+  process.exit(2)
+}
+if (!["on", "off"].includes(values.reconciliation!)) {
+  console.error(`[bench] --reconciliation must be on or off`)
+  process.exit(2)
+}
+const profiles: Profile[] = values.profile === "both" ? [...PROFILES] : [values.profile as Profile]
+const started = Date.now()
+const say = (line: string) => console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`)
+const settings = `(${process.env.TW_PAYMENT_COMPLETION_CONCURRENCY ?? 2} completions at once per process, baseline ${CONCURRENCY} at once; reconciliation job ${values.reconciliation})`
+
+async function runProfile(profile: Profile, postgres: Postgres, dir: string): Promise<ProfileResult> {
+  const store = await startBenchStore({
+    profile,
+    postgres,
+    dir,
+    // Burst and baseline buy the same item; room for both and then some.
+    stock: 4 * K + 1000,
+    env: {
+      TW_RECONCILIATION: values.reconciliation,
+      TW_PAYMENT_COMPLETION_CONCURRENCY: String(process.env.TW_PAYMENT_COMPLETION_CONCURRENCY ?? 2),
+    },
+    say,
+  })
+  try {
+    const bootSeconds = Math.max(...store.processes().map((p) => p.bootMs)) / 1000
+    const burst = await burstPhase(store, { k: K, deadlineSeconds: DEADLINE, idleSeconds: IDLE, say })
+    const baseline = await baselinePhase(store, { k: K, concurrency: CONCURRENCY, say })
+    return { profile, burst, baseline, bootSeconds }
+  } finally {
+    await store.stop()
+  }
+}
+
+async function main() {
+  const dir = await mkdtemp(join(tmpdir(), "mptw-bench-"))
+  // PostgreSQL runs as the postgres user and must traverse it (mkdtemp makes it 0700).
+  await chmod(dir, 0o755)
+  say(`K=${K}, profile ${values.profile}; scratch in ${dir}`)
+  const postgres = await startPostgres({ dir: join(dir, "pg") })
+  const results: ProfileResult[] = []
+  try {
+    for (const profile of profiles) {
+      results.push(await runProfile(profile, postgres, dir))
+    }
+  } finally {
+    await postgres.pg.stop().catch(() => undefined)
+    await rm(dir, { recursive: true, force: true })
+  }
+  console.log("")
+  for (const result of results) {
+    console.log(profileReport(result, settings))
+    console.log("")
+  }
+  if (results.length === 2) {
+    console.log(throughputComparison(results[1], results[0]))
+  }
+  console.log(`wall time ${((Date.now() - started) / 1000).toFixed(0)} s`)
+  if (values.out) {
+    await writeFile(values.out, JSON.stringify({ k: K, settings, results }, null, 2))
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(`[bench] harness failure: ${error instanceof Error ? (error.stack ?? error.message) : error}`)
+    process.exit(1)
+  }
+)

@@ -1,0 +1,68 @@
+// CPU time of a process tree from /proc, for "Medusa CPU seconds per order".
+import { execFileSync } from "node:child_process"
+import { readdirSync, readFileSync } from "node:fs"
+
+/** Clock ticks per second of /proc/<pid>/stat times (100 on Linux almost everywhere; asked once). */
+const TICKS_PER_SECOND = (() => {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100
+  } catch {
+    return 100
+  }
+})()
+
+interface Stat {
+  pid: number
+  ppid: number
+  /** utime + stime of the process itself, in ticks. */
+  own: number
+  /** cutime + cstime: children it has waited for, in ticks. */
+  reaped: number
+}
+
+/** Fields after the command name, which may hold spaces and parentheses: split after the last ")". */
+function readStat(pid: number): Stat | undefined {
+  let text: string
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, "utf8")
+  } catch {
+    return undefined
+  }
+  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ")
+  // fields[0] is field 3 (state): ppid is field 4, utime..cstime are fields 14..17.
+  const at = (field: number) => Number(fields[field - 3])
+  return { pid, ppid: at(4), own: at(14) + at(15), reaped: at(16) + at(17) }
+}
+
+function allStats(): Stat[] {
+  return readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .flatMap((name) => readStat(Number(name)) ?? [])
+}
+
+/**
+ * CPU seconds used so far by each root and every live descendant, plus the
+ * children they have already reaped. A process that is gone is no longer
+ * counted, so take differences over a phase in which the roots live.
+ */
+export function treeCpuSeconds(roots: number[]): number {
+  const stats = allStats()
+  const children = new Map<number, Stat[]>()
+  for (const stat of stats) {
+    children.set(stat.ppid, [...(children.get(stat.ppid) ?? []), stat])
+  }
+  let ticks = 0
+  const visit = (stat: Stat) => {
+    ticks += stat.own + stat.reaped
+    for (const child of children.get(stat.pid) ?? []) {
+      visit(child)
+    }
+  }
+  for (const root of roots) {
+    const stat = stats.find((s) => s.pid === root)
+    if (stat) {
+      visit(stat)
+    }
+  }
+  return ticks / TICKS_PER_SECOND
+}
