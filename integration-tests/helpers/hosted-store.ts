@@ -6,6 +6,7 @@ import { registerWebhookEndpoint, type RegisteredEndpoint } from "../../src/cli/
 import { EmbeddedCardClient } from "../../src/lib/embedded"
 import { startSandbox, type SandboxHandle } from "medusa-payment-tw-sandbox"
 import { settle, watchStore } from "./settle"
+import { providerId, providerKey, webhookPath } from "../../src/providers/core/provider-keys"
 
 export { settle }
 
@@ -14,16 +15,19 @@ export { settle }
  * that the app (booted from medusa-config.ts) talks to, and helpers that drive
  * a shopper through the store API and the sandbox's hosted pages.
  */
-export const PROVIDER_ID = "pp_hosted-checkout_hosted-checkout"
-export const HOOK_PATH = "/hooks/payment/hosted-checkout_hosted-checkout"
+/** The test store registers each provider with its identifier as id (medusa-config.ts). */
+export const PROVIDER_KEY = providerKey("hosted-checkout", "hosted-checkout")
+export const PROVIDER_ID = providerId(PROVIDER_KEY)
+export const HOOK_PATH = webhookPath(PROVIDER_KEY)
 export const SUCCESS_CARD = "4242424242424242"
 export const REFUSED_CARD = "4000000000000051"
 export const THREE_DS_CARD = "4000000000003006"
 export const REFUND_REJECTED_CARD = "4000000000008005"
 export const STOREFRONT = "http://localhost:8000"
 
-export const EMBEDDED_PROVIDER_ID = "pp_embedded-card_embedded-card"
-export const EMBEDDED_HOOK_PATH = "/hooks/payment/embedded-card_embedded-card"
+export const EMBEDDED_PROVIDER_KEY = providerKey("embedded-card", "embedded-card")
+export const EMBEDDED_PROVIDER_ID = providerId(EMBEDDED_PROVIDER_KEY)
+export const EMBEDDED_HOOK_PATH = webhookPath(EMBEDDED_PROVIDER_KEY)
 
 /**
  * Starts the sandbox before the app boots (top-level hooks run before the
@@ -38,7 +42,7 @@ export function useSandbox() {
     process.env.STOREFRONT_URL = STOREFRONT
     const client = new EmbeddedCardClient({ secretKey: state.sandbox.embedded.secretKey, baseUrl: state.sandbox.embedded.baseUrl })
     // The app's address is known only once it runs: `seedStore` points the endpoint at it.
-    state.webhook = await registerWebhookEndpoint(client, "http://localhost:9/hooks/payment/embedded-card_embedded-card")
+    state.webhook = await registerWebhookEndpoint(client, `http://localhost:9${EMBEDDED_HOOK_PATH}`)
     await client.close()
     process.env.TW_EMBEDDED_WEBHOOK_SECRETS = state.webhook.secret
   })

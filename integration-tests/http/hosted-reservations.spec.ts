@@ -2,15 +2,30 @@ import type { ExecArgs } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import seedDemo from "../../scripts/demo/seed"
-import { completeCart, control, HOOK_PATH, orderOfCart, payPage, PROVIDER_ID, startPayment, useSandbox, waitFor, type Store } from "../helpers/hosted-store"
+import {
+  capturedOrder,
+  card,
+  completeCart,
+  control,
+  HOOK_PATH,
+  orderOfCart,
+  payPage,
+  PROVIDER_ID,
+  startPayment,
+  SUCCESS_CARD,
+  useSandbox,
+  waitFor,
+  type Store,
+} from "../helpers/hosted-store"
 
 jest.setTimeout(180_000)
 const env = useSandbox()
 
 /**
- * A stocked product (the demo seed's inventory) bought with a convenience-store
- * code: the order reserves stock while payment is awaited, and the expiry of
- * the code cancels the order and gives the stock back.
+ * A stocked product (the demo seed's inventory): a convenience-store code
+ * reserves stock while payment is awaited and its expiry gives the stock back;
+ * a paid cart whose completion fails on the stock's lock is completed again,
+ * never refunded.
  */
 medusaIntegrationTestRunner({
   inApp: true,
@@ -32,7 +47,8 @@ medusaIntegrationTestRunner({
       return reservations.reduce((sum, r) => sum + Number(r.quantity), 0)
     }
 
-    it("an expired cvs code cancels the awaiting order and releases its reservation", async () => {
+    /** A cart of `quantity` oolong tea (a stocked variant) with a shipping method. */
+    async function stockedCart(quantity: number) {
       const { data: regions } = await api.get("/store/regions", { headers: store.headers })
       const region = regions.regions.find((r: { name: string }) => r.name === "Taiwan")
       const { data: products } = await api.get(`/store/products?region_id=${region.id}&fields=*variants,+variants.inventory_items.inventory_item_id`, { headers: store.headers })
@@ -44,7 +60,7 @@ medusaIntegrationTestRunner({
         {
           region_id: region.id,
           email: "shopper@example.test",
-          items: [{ variant_id: variant.id, quantity: 2 }],
+          items: [{ variant_id: variant.id, quantity }],
           shipping_address: { first_name: "Mei", last_name: "Lin", address_1: "No. 7 Xinyi Rd", city: "Taipei", country_code: "tw", postal_code: "110", phone: "0912345678" },
         },
         { headers: store.headers }
@@ -53,6 +69,11 @@ medusaIntegrationTestRunner({
       const { data: options } = await api.get(`/store/shipping-options?cart_id=${cartId}`, { headers: store.headers })
       await api.post(`/store/carts/${cartId}/shipping-methods`, { option_id: options.shipping_options[0].id }, { headers: store.headers })
 
+      return { cartId, inventoryItemId }
+    }
+
+    it("an expired cvs code cancels the awaiting order and releases its reservation", async () => {
+      const { cartId, inventoryItemId } = await stockedCart(2)
       const { session } = await startPayment(api, store, cartId, { methods: ["cvs"] }, PROVIDER_ID)
       await payPage(session.data.checkoutUrl, { method: "cvs", cvsName: "7-ELEVEN" })
       expect((await completeCart(api, store, cartId)).data.type).toBe("order")
@@ -61,6 +82,36 @@ medusaIntegrationTestRunner({
       await control(env.sandbox, "POST", `/transactions/${session.data.transactionId}/expire`)
       await waitFor(async () => (await orderOfCart(getContainer(), cartId))?.status === "canceled", "the order cancelled after expiry")
       expect(await reservedQuantity(inventoryItemId)).toBe(0)
+    })
+
+    it("a paid cart whose completion times out on the stock's lock is completed on the next attempt, never refunded", async () => {
+      const { cartId, inventoryItemId } = await stockedCart(1)
+      const { session } = await startPayment(api, store, cartId, {}, PROVIDER_ID)
+      const container = getContainer()
+      const locking = container.resolve(Modules.LOCKING)
+      const warn = jest.spyOn(container.resolve(ContainerRegistrationKeys.LOGGER), "warn")
+      // Another checkout holds the stock's lock past core's 5 s wait: the first completion fails and is rolled back.
+      await locking.acquire(inventoryItemId, { ownerId: "another-checkout", expire: 120 })
+      try {
+        await payPage(session.data.checkoutUrl, card(SUCCESS_CARD))
+        await waitFor(
+          async () => warn.mock.calls.some(([message]) => String(message).includes(`completing paid cart ${cartId} failed (attempt 1)`)),
+          "the first completion to fail",
+          60_000
+        )
+        expect(await orderOfCart(container, cartId)).toBeUndefined()
+      } finally {
+        await locking.release(inventoryItemId, { ownerId: "another-checkout" })
+        warn.mockRestore()
+      }
+
+      const order = await capturedOrder(container, cartId)
+      expect(order.payment_collections![0]!.payments).toHaveLength(1)
+      expect(order.payment_collections![0]!.payments![0]!.refunds ?? []).toHaveLength(0)
+      expect(await reservedQuantity(inventoryItemId)).toBe(1)
+      const tx = await control(env.sandbox, "GET", `/transactions/${session.data.transactionId}`)
+      expect(tx.status).toBe("charged")
+      expect(tx.refundAmount ?? 0).toBe(0)
     })
   },
 })

@@ -20,10 +20,12 @@ import {
   updateStoresWorkflow,
 } from "@medusajs/medusa/core-flows"
 
+import { providerId, providerKey } from "../../src/providers/core/provider-keys"
+
 export const DEMO_REGION = "Taiwan"
 
 /** Payment providers enabled for the demo region. */
-const PAYMENT_PROVIDERS = ["pp_hosted-checkout_hosted-checkout", "pp_embedded-card_embedded-card", "pp_system_default"]
+const PAYMENT_PROVIDERS = [providerId(providerKey("hosted-checkout", "hosted-checkout")), providerId(providerKey("embedded-card", "embedded-card")), "pp_system_default"]
 
 const PRODUCTS = [
   { title: "Oolong Tea, 150 g", handle: "oolong-tea", sku: "TEA-OOLONG-150", price: 680, description: "High-mountain oolong from Alishan." },

@@ -18,13 +18,17 @@ const UNSETTLED = ["pending", "requires_more", "pending_authorization"]
  * delivery, at a bounded request rate. Scheduled jobs run in worker
  * processes, once per tick across the cluster under the Redis workflow engine.
  */
-export default async function reconcileTwPayments(container: MedusaContainer) {
+export default async function reconcileTwPayments(
+  container: MedusaContainer,
+  /** `force`: also for providers whose scheduled reconciliation is off (an operator's one-off run, tests). */
+  { force = false }: { force?: boolean } = {}
+) {
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const now = Date.now()
 
   for (const { key, api, reconciliation } of pluginProviders(container)) {
-    if (!reconciliation.enabled) {
+    if (!reconciliation.enabled && !force) {
       continue
     }
     const { data: sessions } = await query.graph({

@@ -14,3 +14,6 @@ export const providerId = (key: string) => `pp_${key}`
 
 /** The address the service must notify: the store's URL plus this path. */
 export const webhookPath = (key: string) => `/hooks/payment/${key}`
+
+/** Whether a payment's or session's provider id belongs to one of this plugin's `identifier` providers. */
+export const isProviderOf = (identifier: ProviderIdentifier, id: string) => id.startsWith(`pp_${identifier}_`)

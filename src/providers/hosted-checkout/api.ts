@@ -1,5 +1,5 @@
 import type { Logger, ProviderWebhookPayload } from "@medusajs/framework/types"
-import { HostedCheckoutClient, type HostedNotification, parseNotification, type Transaction } from "../../lib/hosted"
+import { HostedCheckoutClient, type HostedNotification, parseNotification, type Transaction, transactionIdSchema } from "../../lib/hosted"
 import { InvalidRequestError, NotFoundError } from "../../lib/http"
 import { untrusted } from "../../lib/log"
 import { Attestor } from "../core/attestation"
@@ -8,8 +8,6 @@ import type { ResolvedHostedCheckoutOptions } from "./options"
 import { type HostedSessionData, transactionFacts } from "./session-data"
 import { PAID, WEBHOOK_ACTION } from "./status-map"
 
-/** Ids the service issues are short; a longer one is not worth a request. */
-const MAX_ID_LENGTH = 128
 /** A page can be paid until it expires, plus 3-D Secure's 10 minutes and some slack. */
 const PAGE_GRACE_MS = 20 * 60_000
 /** A cvs/atm code may be reported paid a while after its deadline. */
@@ -53,7 +51,7 @@ export class HostedCheckoutApi implements PaymentApi {
     if (notification.purpose !== "charge") {
       return undefined
     }
-    if (notification.id.length > MAX_ID_LENGTH || notification.merchantId !== this.options.merchantId) {
+    if (!transactionIdSchema.safeParse(notification.id).success || notification.merchantId !== this.options.merchantId) {
       this.logger.warn(`hosted-checkout: ignored a notification for ${untrusted(notification.id)}: not a transaction of this merchant`)
       return undefined
     }

@@ -1,6 +1,7 @@
 import type { HttpTypes } from "@medusajs/types"
+import { providerId, providerKey } from "../../../src/providers/core/provider-keys"
 
-export const EMBEDDED_CARD_PROVIDER_ID = "pp_embedded-card_embedded-card"
+export const EMBEDDED_CARD_PROVIDER_ID = providerId(providerKey("embedded-card", "embedded-card"))
 
 /**
  * The public session data of the embedded-card provider (its

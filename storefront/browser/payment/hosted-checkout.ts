@@ -2,8 +2,10 @@ import type { HttpTypes } from "@medusajs/types"
 import { el } from "../element"
 import { sdk } from "../medusa"
 import type { PaymentOption, PaymentStart } from "./payment-option"
+import { providerId, providerKey } from "../../../src/providers/core/provider-keys"
 
-export const HOSTED_CHECKOUT_PROVIDER_ID = "pp_hosted-checkout_hosted-checkout"
+/** The demo store registers each provider with its identifier as id (medusa-config.ts). */
+export const HOSTED_CHECKOUT_PROVIDER_ID = providerId(providerKey("hosted-checkout", "hosted-checkout"))
 
 /** Methods the hosted page can take (the provider's `methods` session data). */
 const METHODS = [

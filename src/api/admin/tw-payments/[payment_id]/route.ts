@@ -1,5 +1,6 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError, Modules } from "@medusajs/framework/utils"
+import { isProviderOf } from "../../../../providers/core/provider-keys"
 import { maskAccount } from "../../../../providers/hosted-checkout/session-data"
 
 /**
@@ -13,7 +14,7 @@ import { maskAccount } from "../../../../providers/hosted-checkout/session-data"
 export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
   const paymentModule = req.scope.resolve(Modules.PAYMENT)
   const payment = await paymentModule.retrievePayment(req.params.payment_id, { select: ["id", "provider_id", "data", "amount", "currency_code"] })
-  if (!payment.provider_id.startsWith("pp_hosted-checkout_")) {
+  if (!isProviderOf("hosted-checkout", payment.provider_id)) {
     throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "Not a hosted-checkout payment.")
   }
   const data = (payment.data ?? {}) as Record<string, unknown> & { remitInfo?: { account: string; bankName: string } }

@@ -2,6 +2,7 @@ import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/frame
 import type { UpdatePaymentDTO } from "@medusajs/framework/types"
 import { MedusaError, Modules } from "@medusajs/framework/utils"
 import { describeIssues } from "../../../../../lib/http/validate"
+import { isProviderOf } from "../../../../../providers/core/provider-keys"
 import { maskAccount, remitInfoSchema } from "../../../../../providers/hosted-checkout/session-data"
 
 /**
@@ -20,7 +21,7 @@ export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse)
   const paymentModule = req.scope.resolve(Modules.PAYMENT)
   const payment = await paymentModule.retrievePayment(req.params.payment_id, { select: ["id", "provider_id", "data"] })
   const data = (payment.data ?? {}) as Record<string, unknown>
-  if (!payment.provider_id.startsWith("pp_hosted-checkout_")) {
+  if (!isProviderOf("hosted-checkout", payment.provider_id)) {
     throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "Remittance details apply to hosted-checkout payments only.")
   }
   if (data.paymentMethod !== "cvs" && data.paymentMethod !== "atm") {
