@@ -8,7 +8,7 @@ describe("untrusted", () => {
   it("escapes newlines, carriage returns and colour codes so no line can be forged", () => {
     const forged = 'x\n\u001b[32minfo\u001b[39m: hosted-checkout: refunded 500 TWD of P123 (refunded)\r'
     const out = untrusted(forged, 1000)
-    expect(out).not.toMatch(/[\n\r\u001b]/)
+    expect([..."\n\r\u001b"].some((c) => out.includes(c))).toBe(false)
     expect(out).toContain("\\u000a")
     expect(out).toContain("\\u001b[32m")
   })
