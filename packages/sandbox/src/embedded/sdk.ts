@@ -6,7 +6,8 @@ import { isLocalHost } from "./domains"
 import { FRAME_HTML } from "./frame-html"
 import type { EmbeddedAccount } from "./keys"
 import type { ThreeDsOutcome } from "./intents"
-import { SDK_SCRIPT, SDK_VERSION } from "./sdk-script"
+import { SDK_SCRIPT } from "./sdk-script"
+import { SDK_VERSION } from "./sdk/version"
 import { challengeDonePage, challengePage, type Locale } from "./three-ds-html"
 
 /**
