@@ -116,7 +116,8 @@ export async function startMedusaProcess({
       throw new MedusaProcessError(`medusa start (${mode}) exited early (code ${child.exitCode}):\n${logs.slice(-30).join("\n")}`)
     }
     try {
-      if ((await fetch(`${url}/health`)).ok) {
+      // A time-out per try: a port someone else holds may accept and never answer.
+      if ((await fetch(`${url}/health`, { signal: AbortSignal.timeout(2_000) })).ok) {
         break
       }
     } catch {
