@@ -1,6 +1,5 @@
 import { authorizePaymentSessionStep, acquireLockStep, releaseLockStep } from "@medusajs/medusa/core-flows"
 import { createWorkflow, transform, when, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
-import type { PaymentObservation } from "../providers/core/payment-api"
 import type { Decision } from "./payment-decision"
 import { cancelAwaitingOrderStep } from "./steps/cancel-awaiting-order"
 import { completePaidCartStep } from "./steps/complete-paid-cart"
@@ -42,19 +41,28 @@ export const processTwPaymentWorkflow = createWorkflow(processTwPaymentWorkflowI
   const decision = decidePaymentStep({ provider: input.provider, observation, session })
 
   when("tw-refund-orphan", { decision }, ({ decision }) => decision.kind === "refund-orphan").then(() => {
-    const why = transform({ decision }, ({ decision }) => (decision.kind === "refund-orphan" ? decision.why : ""))
-    refundOrphanStep({ provider: input.provider, observation: observation as unknown as PaymentObservation, why })
+    const orphan = transform({ input, observation, decision }, ({ input, observation, decision }) => ({
+      provider: input.provider,
+      observation: observation!,
+      why: decision.kind === "refund-orphan" ? decision.why : "",
+    }))
+    refundOrphanStep(orphan)
   })
 
   const lockKey = transform({ session }, ({ session }) => session?.cartId ?? session?.id ?? "")
+  const facts = transform({ input, observation, session }, ({ input, observation, session }) => ({
+    provider: input.provider,
+    sessionId: session?.id ?? "",
+    observation: observation!,
+  }))
   when("tw-lock", { decision }, ({ decision }) => isApply(decision)).then(() => {
     acquireLockStep({ key: lockKey, timeout: 30, ttl: 120 })
   })
   when("tw-record-facts", { decision }, ({ decision }) => isApply(decision) && decision.record).then(() => {
-    recordServiceFactsStep({ provider: input.provider, sessionId: sessionId as unknown as string, observation: observation as unknown as PaymentObservation })
+    recordServiceFactsStep(facts)
   })
   when("tw-authorize-session", { decision }, ({ decision }) => isApply(decision) && decision.authorizeSession).then(() => {
-    authorizePaymentSessionStep({ id: sessionId as unknown as string, context: {} })
+    authorizePaymentSessionStep({ id: facts.sessionId, context: {} })
   })
   when("tw-cancel-order", { decision }, ({ decision }) => isApply(decision) && decision.cancelOrder).then(() => {
     const order = transform({ session, observation }, ({ session, observation }) => ({ orderId: session?.order?.id ?? "", label: observation?.label ?? "" }))
