@@ -153,7 +153,9 @@ async function readCatalog(url: string, sql: BenchStore["sql"]): Promise<Catalog
 export async function startBenchStore(options: BenchStoreOptions): Promise<BenchStore> {
   const { profile, postgres, say = () => undefined } = options
   const undo: Array<() => Promise<unknown>> = []
+  let stopping = false
   const stop = async () => {
+    stopping = true
     say(`stopping the ${profile} store`)
     for (const step of undo.splice(0).reverse()) {
       await step().catch((error) => console.error(`[bench] stopping: ${(error as Error).message}`))
@@ -222,7 +224,11 @@ export async function startBenchStore(options: BenchStoreOptions): Promise<Bench
 
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 3 })
     // An idle connection cut by the server (PostgreSQL stopping at the end) is not the harness's failure.
-    pool.on("error", (error) => say(`database connection closed: ${error.message}`))
+    pool.on("error", (error) => {
+      if (!stopping) {
+        say(`database connection closed: ${error.message}`)
+      }
+    })
     undo.push(() => pool.end())
     const sql: BenchStore["sql"] = async (text, values) => (await pool.query(text, values)).rows
     await sql("update inventory_level set stocked_quantity = $1 where deleted_at is null", [options.stock])
