@@ -22,7 +22,12 @@ import { startRedis, type RedisHandle } from "./redis"
 const ROOT = process.cwd()
 // DEMO_DIR: somewhere else than .demo (a second demo beside a running one, the smoke test).
 const DEMO_DIR = process.env.DEMO_DIR || join(ROOT, ".demo")
-const demoPath = (...parts: string[]) => relative(ROOT, join(DEMO_DIR, ...parts)) || "."
+/** A path under the demo directory as printed: relative to the repository when inside it. */
+function demoPath(...parts: string[]) {
+  const path = join(DEMO_DIR, ...parts)
+  const inside = relative(ROOT, path)
+  return inside && !inside.startsWith("..") ? inside : path
+}
 const PORT = Number(process.env.PORT || 9000)
 const SANDBOX_PORT = Number(process.env.SANDBOX_PORT || 4010)
 const STOREFRONT_PORT = Number(process.env.STOREFRONT_PORT || 8000)
