@@ -2,6 +2,7 @@ import type { ExecArgs } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import seedDemo from "../../scripts/demo/seed"
+import reconcileTwPayments from "../../src/jobs/reconcile-tw-payments"
 import {
   capturedOrder,
   card,
@@ -112,6 +113,30 @@ medusaIntegrationTestRunner({
       const tx = await control(env.sandbox, "GET", `/transactions/${session.data.transactionId}`)
       expect(tx.status).toBe("charged")
       expect(tx.refundAmount ?? 0).toBe(0)
+    })
+
+    it("a paid cart the store cannot fulfil (the stock sold out meanwhile) is refunded, not kept and forgotten", async () => {
+      const { cartId, inventoryItemId } = await stockedCart(1)
+      const { session } = await startPayment(api, store, cartId, {}, PROVIDER_ID)
+      const inventory = getContainer().resolve(Modules.INVENTORY)
+      const levels = await inventory.listInventoryLevels({ inventory_item_id: inventoryItemId })
+      await inventory.updateInventoryLevels(levels.map((level) => ({ inventory_item_id: inventoryItemId, location_id: level.location_id, stocked_quantity: 0 })))
+
+      await payPage(session.data.checkoutUrl, card(SUCCESS_CARD))
+      const refunded = await waitFor(async () => {
+        const tx = await control(env.sandbox, "GET", `/transactions/${session.data.transactionId}`)
+        return tx.refundAmount ? tx : undefined
+      }, "the refund of the payment the store cannot fulfil")
+      expect(refunded.refundAmount).toBe(session.data.amount)
+      expect(await orderOfCart(getContainer(), cartId)).toBeUndefined()
+
+      // The next read records the refund: the session is no longer one to reconcile.
+      await reconcileTwPayments(getContainer(), { force: true })
+      const payments = getContainer().resolve(Modules.PAYMENT)
+      const [stored] = await payments.listPaymentSessions({ id: session.id })
+      expect(stored.data).toMatchObject({ status: refunded.status, refundAmount: session.data.amount })
+      expect(["refunding", "refunded"]).toContain(refunded.status)
+      expect(await reservedQuantity(inventoryItemId)).toBe(0)
     })
   },
 })

@@ -31,7 +31,7 @@ export default async function twPaymentWebhookHandler({ event, container }: Subs
   }
   const claim = await claimDelivery(container, provider.key, delivery.key)
   if (!claim) {
-    logger.debug(`${provider.key}: delivery ${untrusted(delivery.key)} was already handled`)
+    logger.info(`${provider.key}: delivery ${untrusted(delivery.key)} skipped: a repeat, or handled by another process`)
     return
   }
   try {

@@ -90,6 +90,8 @@ export function decide(observation: PaymentObservation | undefined, session: Ses
         cancelOrder: !!session.order && !livePayment && session.order.status !== "canceled",
       })
     default:
-      return ignore(`${label} is ${observation.status}: nothing to do yet`)
+      // Nothing to do for the order; a new state is still worth keeping (the storefront shows it, and a
+      // session refunded because the store could not fulfil it stops being read again).
+      return !livePayment && session.data.status !== observation.status ? apply({ record: true }) : ignore(`${label} is ${observation.status}: nothing to do yet`)
   }
 }

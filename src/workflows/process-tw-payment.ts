@@ -72,8 +72,8 @@ export const processTwPaymentWorkflow = createWorkflow(processTwPaymentWorkflowI
     releaseLockStep({ key: lockKey })
   })
   const orderId = when("tw-complete-cart", { decision }, ({ decision }) => isApply(decision) && decision.completeCart).then(() => {
-    const cartId = transform({ session }, ({ session }) => session?.cartId ?? "")
-    return completePaidCartStep({ cartId })
+    const completion = transform({ facts, session }, ({ facts, session }) => ({ ...facts, cartId: session?.cartId ?? "" }))
+    return completePaidCartStep(completion)
   })
 
   when("tw-record-refund", { input, session }, ({ input, session }) => !!input.refundId && !!session).then(() => {

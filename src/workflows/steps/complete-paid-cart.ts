@@ -5,6 +5,8 @@ import { completeCartWorkflow } from "@medusajs/medusa/core-flows"
 import pLimit from "p-limit"
 import { setTimeout as sleep } from "node:timers/promises"
 import { untrusted } from "../../lib/log"
+import type { PaymentObservation } from "../../providers/core/payment-api"
+import { pluginProvider } from "../plugin-providers"
 
 /**
  * Cart completions the pipeline runs at once in this process. A flash sale
@@ -17,6 +19,25 @@ const completions = pLimit(Math.max(1, Number(process.env.TW_PAYMENT_COMPLETION_
 
 /** Waits before the 2nd and 3rd attempt of a completion that failed. */
 export const RETRY_DELAYS_MS = [2_000, 8_000]
+
+/**
+ * Whether the store really cannot fulfil the paid cart, however often it
+ * tries: the stock is gone (core's inventory check, or the inventory module
+ * refusing the reservation). Anything else (a lock time-out, a restart, the
+ * database) is worth another attempt later.
+ */
+function cannotFulfil(error: { message?: string; code?: string; type?: string } | undefined): boolean {
+  return (
+    error?.code === MedusaError.Codes.INSUFFICIENT_INVENTORY ||
+    (error?.type === MedusaError.Types.NOT_ALLOWED && /^Not enough stock available/.test(error.message ?? ""))
+  )
+}
+
+export interface CompletePaidCartInput {
+  cartId: string
+  provider: string
+  observation: PaymentObservation
+}
 
 async function placedOrder(container: MedusaContainer, cartId: string): Promise<string | undefined> {
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
@@ -31,9 +52,10 @@ async function placedOrder(container: MedusaContainer, cartId: string): Promise<
  * restart) leaves no payment behind to refund, and the cart stays payable.
  * It is tried again here, then by the delivery's retry and the
  * reconciliation job; an order placed meanwhile by the shopper's own
- * completion counts as done.
+ * completion counts as done. Only when the store cannot fulfil the cart at
+ * all (out of stock) is the money returned.
  */
-export const completePaidCartStep = createStep("complete-tw-paid-cart", async ({ cartId }: { cartId: string }, { container }) => {
+export const completePaidCartStep = createStep("complete-tw-paid-cart", async ({ cartId, provider, observation }: CompletePaidCartInput, { container }) => {
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
   const orderId = await completions(async () => {
     let lastError = "unknown error"
@@ -46,8 +68,15 @@ export const completePaidCartStep = createStep("complete-tw-paid-cart", async ({
       if (placed) {
         return placed
       }
-      lastError = errors?.[0]?.error?.message ?? lastError
+      const error = errors?.[0]?.error as { message?: string; code?: string; type?: string } | undefined
+      lastError = error?.message ?? lastError
       logger.warn(`medusa-payment-tw: completing paid cart ${cartId} failed (attempt ${attempt + 1}): ${untrusted(lastError, 200)}`)
+      if (cannotFulfil(error)) {
+        if (observation.paid) {
+          await pluginProvider(container, provider)?.api.refundOrphan(observation, `the store could not place the order of cart ${cartId} (${lastError})`)
+        }
+        return undefined
+      }
     }
     throw new MedusaError(
       MedusaError.Types.UNEXPECTED_STATE,

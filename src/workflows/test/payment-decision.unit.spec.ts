@@ -53,7 +53,8 @@ describe("decide: what one fresh read means for the store", () => {
     ["expired, order already cancelled", read(failed), session({ order: { id: "order_1", status: "canceled" } }), apply({ record: true })],
     ["failed after a payment was recorded", read(failed), session({ order: { id: "order_1", status: "pending" }, payment: { id: "pay_1", canceled: false } }), apply({})],
     // Nothing yet.
-    ["page not paid yet", read({ status: "initiated", action: PaymentActions.REQUIRES_MORE, paid: false }), session(), { kind: "ignore", level: "debug" }],
+    ["page not paid yet", read({ status: "initiated", action: PaymentActions.REQUIRES_MORE, paid: false }), session({ data: { transactionId: "tx_1", status: "initiated" } }), { kind: "ignore", level: "debug" }],
+    ["refunded since the last read (the store could not fulfil)", read({ status: "refunded", action: PaymentActions.NOT_SUPPORTED, paid: false }), session({ data: { transactionId: "tx_1", status: "charged" } }), apply({ record: true })],
   ])("%s", (_name, observation, state, expected) => {
     expect(decide(observation, state, "transactionId")).toMatchObject(expected)
   })
