@@ -2,6 +2,7 @@ import { defineWidgetConfig } from "@medusajs/admin-sdk"
 import type { AdminOrder, DetailWidgetProps } from "@medusajs/framework/types"
 import { Badge, Button, Container, Heading, Input, Label, Text } from "@medusajs/ui"
 import { type FormEvent, useCallback, useEffect, useState } from "react"
+import { isProviderOf } from "../../providers/core/provider-keys"
 
 interface TwPayment {
   id: string
@@ -110,7 +111,7 @@ function PaymentPanel({ paymentId }: { paymentId: string }) {
 const TwPaymentDetailsWidget = ({ data: order }: DetailWidgetProps<AdminOrder>) => {
   const payments = (order.payment_collections ?? [])
     .flatMap((c) => c.payments ?? [])
-    .filter((p) => p.provider_id.startsWith("pp_hosted-checkout_"))
+    .filter((p) => isProviderOf("hosted-checkout", p.provider_id))
   if (!payments.length) {
     return null
   }

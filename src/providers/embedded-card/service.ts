@@ -35,7 +35,7 @@ export class EmbeddedCardProviderService extends TwPaymentProvider<EmbeddedCardO
   static override validateOptions(options: Record<string, unknown>): void {
     if (!parseEmbeddedCardOptions(options).webhookSecrets.length) {
       console.warn(
-        "medusa-payment-tw embedded-card: no `webhookSecrets` configured, so every webhook will be rejected and payments settle only through the reconciliation job (every few minutes). " +
+        "medusa-payment-tw embedded-card: no `webhookSecrets` configured, so every webhook will be rejected and payments settle only through the reconciliation job (every minute). " +
           "Register the store's webhook endpoint (npx medusa-payment-tw-register-webhook) and set the secret it prints."
       )
     }

@@ -104,7 +104,7 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
       throw new MedusaError(
         MedusaError.Types.NOT_ALLOWED,
         `A paid ${tx.paymentMethod === "cvs" ? "convenience-store" : "bank transfer"} payment is refunded by bank remittance: ` +
-          `first supply the shopper's bank account with POST ${REMITTANCE_ROUTE} (or the "Remittance details" box on the order page), then refund again.`
+          `first supply the shopper's bank account with POST ${REMITTANCE_ROUTE} (or the "Hosted checkout" box on the order page), then refund again.`
       )
     }
 

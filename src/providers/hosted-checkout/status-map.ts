@@ -23,10 +23,9 @@ export const SESSION_STATUS: Readonly<Record<TransactionStatus, PaymentSessionSt
 }
 
 /**
- * Transaction status as the action a `charge` notification (or the
- * reconciliation job) asks Medusa to take. Core acts on `authorized` and
- * `captured`; this plugin's subscriber acts on `failed` and
- * `pending_authorization`. Refund states change the Payment, not the session.
+ * Transaction status as the action the event pipeline takes for a `charge`
+ * notification or a reconciliation read (see `decide`). Refund states change
+ * the Payment, not the session.
  */
 export const WEBHOOK_ACTION: Readonly<Record<TransactionStatus, PaymentActions>> = {
   initiated: PaymentActions.REQUIRES_MORE,

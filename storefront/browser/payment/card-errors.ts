@@ -8,7 +8,7 @@ export const NOT_PAID = "NOT_PAID"
 
 /**
  * What the shopper reads about a failed card payment, by the service's error
- * code (README "Embedded card API": test cards and 3-D Secure outcomes).
+ * code (the sandbox README, packages/sandbox/README.md: test cards and 3-D Secure outcomes).
  * Only a code travels in an address (the return page sends it back to the
  * checkout), so that nobody can make the shop show a text of their choosing.
  */
