@@ -123,7 +123,15 @@ async function refundWhenCaptured(ctx: ShopperContext, cartId: string, timeoutMs
     if (payment) {
       const headers = await ctx.admin()
       const { status, data } = await whileDown(ctx, () => ctx.store.api("POST", `/admin/payments/${payment.id}/refund`, {}, { headers, allowError: true }))
-      return status < 300 ? undefined : `refund of ${payment.id} answered ${status}: ${JSON.stringify(data).slice(0, 200)}`
+      if (status < 300) {
+        return undefined
+      }
+      // A refund sent just before the crash may have been made although its answer never came; the retry is then refused.
+      const [done] = await ctx.store.sql(
+        `select 1 from payment p where p.id = $1 and (select coalesce(sum(r.amount), 0) from refund r where r.payment_id = p.id and r.deleted_at is null) >= p.amount`,
+        [payment.id]
+      )
+      return done ? undefined : `refund of ${payment.id} answered ${status}: ${JSON.stringify(data).slice(0, 200)}`
     }
     if (Date.now() > deadline) {
       return `no captured order to refund after ${timeoutMs / 1000} s`
