@@ -1,0 +1,166 @@
+// A shopper and a merchant of the check's stock store, over plain HTTP: the store API as a
+// storefront calls it, the sandbox's hosted page as a browser submits it, the SDK's card-frame
+// calls, and the admin API to look at the order. No Medusa or plugin code runs here.
+import { createHash } from "node:crypto"
+import { CheckError, waitFor } from "./processes"
+
+export interface Seeded {
+  regionId: string
+  salesChannelId: string
+  publishableKey: string
+  carts: Record<string, string>
+}
+
+/** The test card that succeeds on both APIs (packages/sandbox/README.md, test cards). */
+export const SUCCESS_CARD = "4242424242424242"
+/** The store's storefront (none runs): on localhost, which the sandbox's default merchant allows for the SDK. */
+export const STOREFRONT_ORIGIN = "http://localhost:8000"
+
+async function call(method: string, url: string, { headers = {}, body }: { headers?: Record<string, string>; body?: unknown } = {}) {
+  const res = await fetch(url, {
+    method,
+    headers: { ...headers, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  const text = await res.text()
+  if (!res.ok) {
+    throw new CheckError(`${method} ${new URL(url).pathname} answered ${res.status}: ${text.slice(0, 500)}`)
+  }
+  return text ? JSON.parse(text) : undefined
+}
+
+interface Session {
+  id: string
+  provider_id: string
+  status: string
+  data: Record<string, unknown>
+}
+
+export class Shopper {
+  constructor(
+    private readonly storeUrl: string,
+    private readonly seeded: Seeded
+  ) {}
+
+  private get headers() {
+    return { "x-publishable-api-key": this.seeded.publishableKey }
+  }
+
+  /** A payment collection for the cart and a session with `providerId`, as the storefront creates them. */
+  async startPayment(cartId: string, providerId: string, data: Record<string, unknown>): Promise<Session> {
+    const { payment_collection: collection } = await call("POST", `${this.storeUrl}/store/payment-collections`, { headers: this.headers, body: { cart_id: cartId } })
+    const { payment_collection: withSession } = await call("POST", `${this.storeUrl}/store/payment-collections/${collection.id}/payment-sessions`, {
+      headers: this.headers,
+      body: { provider_id: providerId, data },
+    })
+    const session = (withSession.payment_sessions as Session[]).find((s) => s.provider_id === providerId)
+    if (!session) {
+      throw new CheckError(`the store created no ${providerId} session: ${JSON.stringify(withSession.payment_sessions)}`)
+    }
+    return session
+  }
+
+  /** The hosted page paid by card, submitted as a browser submits its form; returns where it sends the shopper. */
+  async payHostedPage(checkoutUrl: string): Promise<string> {
+    const page = await fetch(checkoutUrl)
+    const html = await page.text()
+    if (page.status !== 200 || !html.includes('id="payment-form"')) {
+      throw new CheckError(`the hosted checkout page ${new URL(checkoutUrl).pathname} answered ${page.status} without its payment form`)
+    }
+    const res = await fetch(checkoutUrl, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ method: "card", cardNumber: SUCCESS_CARD, cardExpiry: "12/34", cardCvc: "123" }).toString(),
+      redirect: "manual",
+    })
+    await res.text()
+    const location = res.headers.get("location")
+    if (res.status !== 303 || !location) {
+      throw new CheckError(`paying the hosted page answered ${res.status} (location ${location}) instead of sending the shopper on`)
+    }
+    return location
+  }
+
+  /** The SDK the session points the storefront at matches the integrity hash it gives, as the browser will check. */
+  async checkSdk(session: Session) {
+    const { sdkUrl, sdkIntegrity } = session.data as { sdkUrl?: string; sdkIntegrity?: string }
+    if (!sdkUrl || !sdkIntegrity) {
+      throw new CheckError(`the embedded-card session has no sdkUrl or sdkIntegrity in its data (keys: ${Object.keys(session.data).join(", ")})`)
+    }
+    const res = await fetch(sdkUrl)
+    const body = Buffer.from(await res.arrayBuffer())
+    const actual = `sha384-${createHash("sha384").update(body).digest("base64")}`
+    if (res.status !== 200 || actual !== sdkIntegrity) {
+      throw new CheckError(`the SDK at ${sdkUrl} (${res.status}) hashes to ${actual}, the session's sdkIntegrity is ${sdkIntegrity}: a browser would refuse it`)
+    }
+  }
+
+  /** What the SDK's card frame does: tokenize the card, then confirm the intent, with the publishable key from the session. */
+  async confirmCard(apiBaseUrl: string, session: Session): Promise<{ status: string }> {
+    const { clientSecret, publishableKey } = session.data as { clientSecret?: string; publishableKey?: string }
+    if (!clientSecret || !publishableKey) {
+      throw new CheckError(`the embedded-card session has no clientSecret or publishableKey in its data (keys: ${Object.keys(session.data).join(", ")})`)
+    }
+    const headers = { authorization: `Bearer ${publishableKey}`, origin: STOREFRONT_ORIGIN }
+    const token = await call("POST", `${apiBaseUrl}/v1/tokens`, { headers, body: { card: { number: SUCCESS_CARD, expMonth: 12, expYear: 2034, cvc: "123" } } })
+    const confirmed = await call("POST", `${apiBaseUrl}/v1/confirm`, { headers, body: { clientSecret, token: token.data.id } })
+    return confirmed.data
+  }
+
+  /** Waits until something (a notification, a webhook) completed the cart; the shopper never came back. */
+  async waitForCompletedCart(cartId: string, abort: () => string | undefined, timeoutMs: number) {
+    await waitFor(
+      `cart ${cartId} to be completed by the payment service's notification`,
+      async () => (await call("GET", `${this.storeUrl}/store/carts/${cartId}`, { headers: this.headers })).cart.completed_at,
+      { timeoutMs, abort }
+    )
+  }
+
+  /** The order of a completed cart: completing it again is what the storefront's return page does, and gives the order. */
+  async orderOf(cartId: string): Promise<string> {
+    const completed = await call("POST", `${this.storeUrl}/store/carts/${cartId}/complete`, { headers: this.headers, body: {} })
+    if (completed.type !== "order") {
+      throw new CheckError(`completing cart ${cartId} gave ${completed.type}: ${JSON.stringify(completed.error ?? completed).slice(0, 300)}`)
+    }
+    return completed.order.id
+  }
+}
+
+export interface AdminOrder {
+  id: string
+  status: string
+  payment_status: string
+  payment_collections: Array<{ payments: Array<{ provider_id: string; amount: number; captured_at: string | null }> }>
+}
+
+export class Merchant {
+  private token?: string
+
+  constructor(
+    private readonly storeUrl: string,
+    private readonly credentials: { email: string; password: string }
+  ) {}
+
+  private async authorization() {
+    this.token ??= (await call("POST", `${this.storeUrl}/auth/user/emailpass`, { body: this.credentials })).token
+    return { authorization: `Bearer ${this.token}` }
+  }
+
+  async order(id: string): Promise<AdminOrder> {
+    const fields = "id,status,payment_status,payment_collections.payments.provider_id,payment_collections.payments.amount,payment_collections.payments.captured_at"
+    return (await call("GET", `${this.storeUrl}/admin/orders/${id}?fields=${fields}`, { headers: await this.authorization() })).order
+  }
+
+  /** Waits until the order's payment is captured by `providerId`, and returns the order. */
+  capturedOrder(id: string, providerId: string, abort: () => string | undefined, timeoutMs: number): Promise<AdminOrder> {
+    return waitFor(
+      `order ${id} to have a captured ${providerId} payment`,
+      async () => {
+        const order = await this.order(id)
+        const payments = order.payment_collections.flatMap((c) => c.payments)
+        return order.payment_status === "captured" && payments.length === 1 && payments[0].provider_id === providerId && payments[0].captured_at ? order : undefined
+      },
+      { timeoutMs, abort }
+    )
+  }
+}
