@@ -11,6 +11,7 @@ import { type BenchStore, HarnessError, HOSTED_PROVIDER, SYSTEM_PROVIDER } from 
 const SUCCESS_CARD = "4242424242424242"
 /** Carts set up at once before a phase (setup is not measured). */
 const SETUP_CONCURRENCY = 6
+const IDLE_SAMPLE_MS = 10_000
 
 export interface PhaseResult {
   k: number
@@ -41,6 +42,8 @@ export interface BurstResult extends PhaseResult {
   notificationsAccepted: number
   /** Why waiting ended. */
   ended: "all orders" | "deadline" | "idle"
+  /** CPU seconds per second the Medusa processes used while idle just before the burst. */
+  idleCpuPerSecond: number
 }
 
 async function inBatches<T, R>(items: T[], concurrency: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
@@ -100,6 +103,10 @@ export async function burstPhase(store: BenchStore, { k, deadlineSeconds, idleSe
     return { cartId, transactionId: String(session.data.transactionId), checkoutUrl }
   })
   const cartIds = sessions.map((s) => s.cartId)
+  // What the processes burn doing nothing (pollers, schedulers), to read the per-order figures against.
+  const idleFrom = store.cpuSeconds()
+  await sleep(IDLE_SAMPLE_MS)
+  const idleCpuPerSecond = (store.cpuSeconds() - idleFrom) / (IDLE_SAMPLE_MS / 1000)
   const deletedBefore = await deletedOrders(store)
   const refundsBefore = await storeRefunds(store)
   const readsBefore = await apiCalls(store, "hosted", "GET /transactions/{id}")
@@ -164,6 +171,7 @@ export async function burstPhase(store: BenchStore, { k, deadlineSeconds, idleSe
     reads: (await apiCalls(store, "hosted", "GET /transactions/{id}")) - readsBefore,
     notificationsAccepted: acceptedAttempts(charge),
     ended,
+    idleCpuPerSecond,
   }
 }
 
