@@ -105,6 +105,12 @@ export async function control(sandbox: SandboxHandle, method: string, path: stri
   return text ? JSON.parse(text) : undefined
 }
 
+/** How often the store read hosted transactions (`GET /transactions/{id}`), by the sandbox's tally of API calls. */
+export async function transactionReads(sandbox: SandboxHandle): Promise<number> {
+  const { apiCalls } = await control(sandbox, "GET", "/api-calls?api=hosted")
+  return (apiCalls as Array<{ endpoint: string; calls: number }>).filter((c) => c.endpoint === "GET /transactions/{id}").reduce((n, c) => n + c.calls, 0)
+}
+
 export interface Store {
   regionId: string
   salesChannelId: string

@@ -14,6 +14,7 @@ import {
   startPayment,
   type Store,
   SUCCESS_CARD,
+  transactionReads,
   useSandbox,
 } from "../helpers/hosted-store"
 
@@ -36,10 +37,6 @@ medusaIntegrationTestRunner({
       store = await seedStore(getContainer(), env.sandbox, api.defaults.baseURL)
     })
 
-    const transactionReads = async () => {
-      const { apiCalls } = await control(env.sandbox, "GET", "/api-calls?api=hosted")
-      return (apiCalls as Array<{ endpoint: string; calls: number }>).filter((c) => c.endpoint === "GET /transactions/{id}").reduce((n, c) => n + c.calls, 0)
-    }
     const deliveredNotifications = async (transactionId: string) =>
       (await control(env.sandbox, "GET", "/notifications?purpose=charge")).notifications.filter(
         (n: { body: { id?: string }; state: string }) => n.body.id === transactionId && n.state === "delivered"
@@ -49,13 +46,13 @@ medusaIntegrationTestRunner({
       await control(env.sandbox, "POST", "/faults", { kind: "duplicate", purpose: "charge", count: 3 })
       const cart = await createCart(getContainer(), store, 1200)
       const { collectionId, session } = await startPayment(api, store, cart.id)
-      const before = await transactionReads()
+      const before = await transactionReads(env.sandbox)
       await payPage(session.data.checkoutUrl, card(SUCCESS_CARD))
 
       await expectOneCapturedOrder(getContainer(), cart.id, collectionId)
       expect(await deliveredNotifications(session.data.transactionId)).toBeGreaterThanOrEqual(2)
       // One read decided and completed the order: the completion used the pipeline's sealed read.
-      expect((await transactionReads()) - before).toBe(1)
+      expect((await transactionReads(env.sandbox)) - before).toBe(1)
     })
 
     it("running the workflow again, as the reconciliation job does, changes nothing", async () => {
@@ -87,7 +84,7 @@ medusaIntegrationTestRunner({
         api
           .post(HOOK_PATH, { purpose: "charge", id, transactionId: "tx_forged", transactionHid: "P999", merchantId: env.sandbox.defaultMerchant.merchantId, status: "charged" })
           .then((res: { status: number }) => res.status, (error: { response?: { status: number }; message: string }) => error.response?.status ?? error.message)
-      const before = await transactionReads()
+      const before = await transactionReads(env.sandbox)
       try {
         expect(await notify(`tx_1\n\u001b[32minfo\u001b[39m:    ${forgedLine}\r`)).toBe(200)
         expect(await notify("x".repeat(90_000))).toBe(200)
@@ -103,7 +100,7 @@ medusaIntegrationTestRunner({
         expect(line.startsWith(forgedLine)).toBe(false)
       }
       // Neither id has the shape of a transaction id: refused before any request.
-      expect((await transactionReads()) - before).toBe(0)
+      expect((await transactionReads(env.sandbox)) - before).toBe(0)
       expect(lines.filter((line) => line.includes("not a transaction of this merchant"))).toHaveLength(2)
     })
   },

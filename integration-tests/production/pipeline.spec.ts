@@ -1,6 +1,6 @@
 import Redis from "ioredis"
-import { card, control, HOOK_PATH, payPage, PROVIDER_ID, PROVIDER_KEY, SUCCESS_CARD, waitFor } from "../helpers/hosted-store"
-import { linesSince, paymentsOfCartOrder, shopperCart, startSession, useProductionStore, type ProductionStore } from "../helpers/production-store"
+import { card, control, HOOK_PATH, payPage, PROVIDER_ID, PROVIDER_KEY, SUCCESS_CARD, transactionReads, waitFor } from "../helpers/hosted-store"
+import { linesSince, paymentsOfCartOrder, shopperCart, startSession, useProductionStore } from "../helpers/production-store"
 
 /**
  * The event pipeline across processes: delivery claims live in Redis, not in
@@ -9,11 +9,6 @@ import { linesSince, paymentsOfCartOrder, shopperCart, startSession, useProducti
  */
 jest.setTimeout(300_000)
 const shop = useProductionStore({ env: { TW_RECONCILIATION: "off" } })
-
-const transactionReads = async (store: ProductionStore) => {
-  const { apiCalls } = await control(store.sandbox, "GET", "/api-calls?api=hosted")
-  return (apiCalls as Array<{ endpoint: string; calls: number }>).filter((c) => c.endpoint === "GET /transactions/{id}").reduce((n, c) => n + c.calls, 0)
-}
 
 describe("production profile: the event pipeline", () => {
   it("a delivery another process has claimed is skipped by the worker; once given back, a repeat of it places the order", async () => {
@@ -26,7 +21,7 @@ describe("production profile: the event pipeline", () => {
     try {
       await redis.set(claim, "another-process", "EX", 600)
       const mark = store.logs.worker.length
-      const before = await transactionReads(store)
+      const before = await transactionReads(store.sandbox)
 
       await payPage(session.data.checkoutUrl, card(SUCCESS_CARD))
       await waitFor(
@@ -34,7 +29,7 @@ describe("production profile: the event pipeline", () => {
         "the worker to skip the claimed delivery",
         60_000
       )
-      expect((await transactionReads(store)) - before).toBe(0)
+      expect((await transactionReads(store.sandbox)) - before).toBe(0)
       expect(await paymentsOfCartOrder(store, cart.id)).toEqual([])
 
       // Given back (as a handler that failed does): the service's next try of the same notification is handled.
@@ -53,7 +48,7 @@ describe("production profile: the event pipeline", () => {
       )
       expect(payments).toHaveLength(1)
       expect(payments[0]).toMatchObject({ captures: 1, refunds: 0 })
-      expect((await transactionReads(store)) - before).toBe(1)
+      expect((await transactionReads(store.sandbox)) - before).toBe(1)
     } finally {
       await redis.quit()
     }
