@@ -21,6 +21,8 @@ export interface PhaseResult {
   /** Orders soft-deleted by a compensation during the phase. */
   ordersDeleted: number
   cpuSeconds: number
+  /** The phase's CPU seconds per process (server, worker; or shared). */
+  cpuByMode: Record<string, number>
   wallSeconds: number
   ordersPerSecond: number
   logs: LogSummary
@@ -44,6 +46,10 @@ export interface BurstResult extends PhaseResult {
   ended: "all orders" | "deadline" | "idle"
   /** CPU seconds per second the Medusa processes used while idle just before the burst. */
   idleCpuPerSecond: number
+}
+
+function cpuSince(store: BenchStore, before: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(store.cpuByMode()).map(([mode, seconds]) => [mode, seconds - (before[mode] ?? 0)]))
 }
 
 async function inBatches<T, R>(items: T[], concurrency: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
@@ -112,6 +118,7 @@ export async function burstPhase(store: BenchStore, { k, deadlineSeconds, idleSe
   const readsBefore = await apiCalls(store, "hosted", "GET /transactions/{id}")
   const logsFrom = store.logs.length
   const cpuBefore = store.cpuSeconds()
+  const cpuByModeBefore = store.cpuByMode()
 
   say(`burst: paying all ${k} pages at once`)
   const started = Date.now()
@@ -142,6 +149,7 @@ export async function burstPhase(store: BenchStore, { k, deadlineSeconds, idleSe
     await sleep(500)
   }
   const cpuSeconds = store.cpuSeconds() - cpuBefore
+  const cpuByMode = cpuSince(store, cpuByModeBefore)
   const finished = Date.now()
   say(`burst: ${orders.length}/${k} orders after ${((finished - started) / 1000).toFixed(1)} s (${ended})`)
   // Let what the last orders set off (order.placed, the last notifications' answers) land before counting logs and reads.
@@ -159,6 +167,7 @@ export async function burstPhase(store: BenchStore, { k, deadlineSeconds, idleSe
     ...orderCounts(cartIds, orders),
     ordersDeleted: (await deletedOrders(store)) - deletedBefore,
     cpuSeconds,
+    cpuByMode,
     wallSeconds: (lastOrderAt - started) / 1000,
     ordersPerSecond: orders.length / Math.max(0.001, (lastOrderAt - started) / 1000),
     logs: summarizeLogs(store.logs.slice(logsFrom)),
@@ -185,6 +194,7 @@ export async function baselinePhase(store: BenchStore, { k, concurrency, say }: 
   const deletedBefore = await deletedOrders(store)
   const logsFrom = store.logs.length
   const cpuBefore = store.cpuSeconds()
+  const cpuByModeBefore = store.cpuByMode()
   say(`baseline: completing ${k} carts, ${concurrency} at a time`)
   const started = Date.now()
   const durations = await inBatches(carts, concurrency, async (cartId) => {
@@ -194,6 +204,7 @@ export async function baselinePhase(store: BenchStore, { k, concurrency, say }: 
   })
   const wallSeconds = (Date.now() - started) / 1000
   const cpuSeconds = store.cpuSeconds() - cpuBefore
+  const cpuByMode = cpuSince(store, cpuByModeBefore)
   await sleep(2_000)
   const orders = await ordersOf(store, carts)
   say(`baseline: ${orders.length}/${k} orders after ${wallSeconds.toFixed(1)} s`)
@@ -202,6 +213,7 @@ export async function baselinePhase(store: BenchStore, { k, concurrency, say }: 
     ...orderCounts(carts, orders),
     ordersDeleted: (await deletedOrders(store)) - deletedBefore,
     cpuSeconds,
+    cpuByMode,
     wallSeconds,
     ordersPerSecond: orders.length / wallSeconds,
     logs: summarizeLogs(store.logs.slice(logsFrom)),

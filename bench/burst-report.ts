@@ -35,6 +35,9 @@ export function profileReport({ profile, burst, baseline }: ProfileResult, setti
     ["p95 payment→order | complete call (s)", fmt(burst.latency.p95), fmt(baseline.latency.p95), ""],
     ["Medusa CPU s per order", fmt(burstCpu, 3), fmt(baseCpu, 3), `${fmt(ratio(burstCpu, baseCpu))}x`],
     ["Medusa CPU s in the phase", fmt(burst.cpuSeconds, 1), fmt(baseline.cpuSeconds, 1), ""],
+    ...(Object.keys(burst.cpuByMode).length > 1
+      ? Object.keys(burst.cpuByMode).map((mode) => [`  of which the ${mode} process`, fmt(burst.cpuByMode[mode], 1), fmt(baseline.cpuByMode[mode], 1), ""])
+      : []),
     ["  of which idle (CPU s/s when idle × phase s)", fmt(burst.idleCpuPerSecond * burst.wallSeconds, 1), fmt(burst.idleCpuPerSecond * baseline.wallSeconds, 1), ""],
     ["error lines in the Medusa logs", String(burst.logs.errorLines.length), String(baseline.logs.errorLines.length), ""],
     ["orders/s", fmt(burst.ordersPerSecond), fmt(baseline.ordersPerSecond), `${fmt(ratio(burst.ordersPerSecond, baseline.ordersPerSecond))}x`],

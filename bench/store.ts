@@ -91,6 +91,8 @@ export interface BenchStore {
   control<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<T>
   /** CPU seconds used so far by the Medusa process trees (see process-cpu.ts). */
   cpuSeconds(): number
+  /** The same per process, by worker mode. */
+  cpuByMode(): Record<string, number>
   /** SIGKILL to every Medusa process (a crash: no shutdown), resolved once they are gone. */
   kill(): Promise<void>
   /** Starts the Medusa processes again on the same ports. */
@@ -287,6 +289,7 @@ export async function startBenchStore(options: BenchStoreOptions): Promise<Bench
       api,
       control,
       cpuSeconds: () => treeCpuSeconds([...processes.values()].map((p) => p.pid)),
+      cpuByMode: () => Object.fromEntries([...processes.entries()].map(([mode, p]) => [mode, treeCpuSeconds([p.pid])])),
       kill: async () => {
         await Promise.all(
           [...processes.values()].map(async (p) => {
