@@ -190,7 +190,9 @@ async function run(store: Awaited<ReturnType<typeof startBenchStore>>, proxy: Aw
   say(`run over; letting the store reconcile (up to ${SETTLE_SECONDS} s)`)
   const cartIds = shoppers.map((s) => s.cartId)
   let report: DivergenceReport = await compareStoreAndService(store, cartIds)
-  let agreeingSince = divergenceTotal(report) === 0 ? Date.now() : undefined
+  let lastTotal = divergenceTotal(report)
+  say(`divergences: ${lastTotal}`)
+  let agreeingSince = lastTotal === 0 ? Date.now() : undefined
   while (Date.now() - runEnded < SETTLE_SECONDS * 1000) {
     if (agreeingSince !== undefined && Date.now() - agreeingSince >= STABLE_MS) {
       break
@@ -198,8 +200,11 @@ async function run(store: Awaited<ReturnType<typeof startBenchStore>>, proxy: Aw
     await sleep(POLL_MS)
     report = await compareStoreAndService(store, cartIds)
     const total = divergenceTotal(report)
+    if (total !== lastTotal) {
+      say(`divergences: ${total}`)
+      lastTotal = total
+    }
     agreeingSince = total === 0 ? (agreeingSince ?? Date.now()) : undefined
-    say(`divergences: ${total}`)
   }
   const settledNote =
     agreeingSince !== undefined
