@@ -1,0 +1,165 @@
+import type { Subscription as ServiceSubscription, Transaction } from "../../lib/hosted"
+import type { PeriodStatus } from "../../modules/tw-subscription/models/period"
+import type { SubscriptionStatus } from "../../modules/tw-subscription/models/subscription"
+
+/**
+ * What one fresh read of the service (the subscription and the transactions
+ * of its `orderId`) says about a subscription, in the store's terms. Pure, so
+ * every rule is unit-tested; the workflow only carries it out.
+ *
+ * The spec's transaction read carries no subscription number or period (2.4),
+ * so periods are counted from the transactions of the checkout's `orderId`
+ * (every period is charged under it, 4.9), oldest first: each transaction that
+ * was ever paid closes one period; failed attempts before it are that
+ * period's retries. A notification's `period` is only a hint and is never
+ * needed: the count is the same however notifications were lost, repeated or
+ * reordered.
+ */
+
+/** Transaction statuses of money that was taken (a refund later does not undo the period). */
+const EVER_PAID = new Set(["charged", "claimed", "authorized", "refunding", "refunded", "refundedPostPayout"])
+
+export interface ObservedPeriod {
+  period: number
+  status: PeriodStatus
+  /** The paying transaction, or the last failed attempt. */
+  transactionId: string
+  transactionHid: string
+  amount: number
+  attempts: number
+  paidAt?: string
+}
+
+export interface SubscriptionObservation {
+  status: SubscriptionStatus
+  periods: ObservedPeriod[]
+  periodsCharged: number
+  nextChargeAt: Date | null
+  cancelledAt: Date | null
+  cancelReason: string | null
+  cardLast4: string | null
+  /** Transactions left out: another amount than the subscription's (logged by the caller). */
+  ignored: string[]
+}
+
+/** The service's `scheduleStatus` (spec 3.2) as the store's status. */
+export const STATUS_OF: Record<ServiceSubscription["status"], SubscriptionStatus> = {
+  pending: "pending",
+  trialing: "pending_first_charge",
+  active: "active",
+  retrying: "retrying",
+  error: "stopped",
+  cancelled: "cancelled",
+  completed: "completed",
+}
+
+const byCreation = (a: Transaction, b: Transaction) =>
+  (Date.parse(a.createdAt ?? "") || 0) - (Date.parse(b.createdAt ?? "") || 0) || a.transactionHid.localeCompare(b.transactionHid)
+
+/**
+ * `service` is undefined when the store does not know the S number yet (a
+ * monthly checkout whose notifications were all lost): the transactions alone
+ * then give the periods, and the status follows from them.
+ */
+export function observeSubscription(amount: number, transactions: readonly Transaction[], service: ServiceSubscription | undefined): SubscriptionObservation {
+  const periods: ObservedPeriod[] = []
+  const ignored: string[] = []
+  let attempts = 0
+  let lastFailed: Transaction | undefined
+  let cardLast4: string | null = null
+  for (const tx of [...transactions].sort(byCreation)) {
+    if (tx.amount !== amount) {
+      ignored.push(tx.transactionHid)
+      continue
+    }
+    if (typeof tx.paymentInfo === "string" && /^\d{4}$/.test(tx.paymentInfo)) {
+      cardLast4 = tx.paymentInfo
+    }
+    if (EVER_PAID.has(tx.status) || tx.paidAt) {
+      periods.push({
+        period: periods.length + 1,
+        status: "paid",
+        transactionId: tx.id,
+        transactionHid: tx.transactionHid,
+        amount: tx.amount,
+        attempts: attempts + 1,
+        paidAt: tx.paidAt,
+      })
+      attempts = 0
+      lastFailed = undefined
+    } else if (tx.status === "failed") {
+      attempts += 1
+      lastFailed = tx
+    }
+  }
+  const status = service ? STATUS_OF[service.status] : periods.length ? "active" : "pending"
+  if (lastFailed) {
+    periods.push({
+      period: periods.length + 1,
+      status: status === "retrying" ? "retrying" : "failed",
+      transactionId: lastFailed.id,
+      transactionHid: lastFailed.transactionHid,
+      amount: lastFailed.amount,
+      attempts,
+    })
+  }
+  const extra = service as (ServiceSubscription & { nextChargeAt?: string }) | undefined
+  const live = status === "active" || status === "retrying" || status === "pending_first_charge"
+  return {
+    status,
+    periods,
+    periodsCharged: periods.filter((p) => p.status === "paid").length,
+    nextChargeAt: live && extra?.nextChargeAt ? new Date(extra.nextChargeAt) : null,
+    cancelledAt: service?.cancelledAt ? new Date(service.cancelledAt) : null,
+    cancelReason: service?.reason ?? null,
+    cardLast4,
+    ignored,
+  }
+}
+
+/** The store's side of a subscription, as the decision needs it. */
+export interface StoredSubscription {
+  kind: "monthly" | "scheduled"
+  /** Scheduled with a later first date: the first order waits for period 1. */
+  firstChargeLater: boolean
+  firstOrder?: { id: string; status: string; paid: boolean }
+  /** Periods that already have their order. */
+  ordered: ReadonlySet<number>
+}
+
+export type SubscriptionAction =
+  /** Period 1 paid, first order awaiting it: record the payment on it. */
+  | { kind: "capture-first-order"; period: ObservedPeriod }
+  /** The first charge failed for good: cancel the awaiting first order. */
+  | { kind: "cancel-first-order" }
+  /** A paid period after the first: place its renewal order. */
+  | { kind: "renewal-order"; period: ObservedPeriod }
+
+/**
+ * What to do in the store. Period 1 is the first order, placed by the
+ * checkout's cart completion (or, for a later first date, awaiting payment
+ * and captured here); each later paid period gets one renewal order.
+ */
+export function subscriptionActions(observed: SubscriptionObservation, stored: StoredSubscription): SubscriptionAction[] {
+  const actions: SubscriptionAction[] = []
+  const first = observed.periods.find((p) => p.period === 1)
+  if (stored.firstChargeLater && stored.firstOrder && stored.firstOrder.status !== "canceled") {
+    if (first?.status === "paid" && !stored.firstOrder.paid) {
+      actions.push({ kind: "capture-first-order", period: first })
+    } else if (!first || first.status !== "paid") {
+      const over = observed.status === "stopped" || observed.status === "cancelled"
+      if (over && !stored.firstOrder.paid) {
+        actions.push({ kind: "cancel-first-order" })
+      }
+    }
+  }
+  // Renewals only once the first order exists: they copy it.
+  if (stored.firstOrder) {
+    for (const period of observed.periods) {
+      if (period.period > 1 && period.status === "paid" && !stored.ordered.has(period.period)) {
+        actions.push({ kind: "renewal-order", period })
+      }
+    }
+  }
+  return actions
+}

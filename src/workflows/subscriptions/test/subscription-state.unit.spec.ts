@@ -1,0 +1,98 @@
+import type { Subscription, Transaction } from "../../../lib/hosted"
+import { observeSubscription, subscriptionActions, type StoredSubscription } from "../subscription-state"
+
+let seq = 0
+const tx = (status: Transaction["status"], changes: Partial<Transaction> = {}): Transaction => {
+  seq += 1
+  return {
+    id: `t${String(seq).padStart(26, "0")}`,
+    transactionHid: `P20260101${String(seq).padStart(8, "0")}`,
+    merchantId: "demo-shop",
+    status,
+    amount: 500,
+    createdAt: new Date(Date.UTC(2026, 0, seq)).toISOString(),
+    ...(status === "charged" ? { paidAt: new Date(Date.UTC(2026, 0, seq)).toISOString(), paymentInfo: "4242" } : {}),
+    ...changes,
+  }
+}
+const service = (status: Subscription["status"], changes: Record<string, unknown> = {}) => ({ id: "S2026010100000001", status, ...changes }) as Subscription
+
+describe("observeSubscription: periods counted from the checkout's transactions", () => {
+  it("each paid transaction closes one period, oldest first, whatever order the list comes in", () => {
+    const [a, b, c] = [tx("charged"), tx("charged"), tx("charged")]
+    const seen = observeSubscription(500, [c, a, b], service("active", { nextChargeAt: "2026-04-01T01:00:00.000Z" }))
+    expect(seen.periods.map((p) => [p.period, p.status, p.transactionId])).toEqual([
+      [1, "paid", a.id],
+      [2, "paid", b.id],
+      [3, "paid", c.id],
+    ])
+    expect(seen).toMatchObject({ status: "active", periodsCharged: 3, cardLast4: "4242", nextChargeAt: new Date("2026-04-01T01:00:00.000Z") })
+  })
+
+  it("a failed attempt then a paid retry is one period with two attempts", () => {
+    const seen = observeSubscription(500, [tx("charged"), tx("failed"), tx("charged")], service("active"))
+    expect(seen.periods.map((p) => [p.period, p.status, p.attempts])).toEqual([
+      [1, "paid", 1],
+      [2, "paid", 2],
+    ])
+  })
+
+  it("a failure being retried is a retrying period; retries used up is a failed one and the subscription stopped", () => {
+    const retrying = observeSubscription(500, [tx("charged"), tx("failed")], service("retrying", { nextChargeAt: "2026-02-03T01:00:00.000Z" }))
+    expect(retrying.periods[1]).toMatchObject({ period: 2, status: "retrying", attempts: 1 })
+    expect(retrying.nextChargeAt).toEqual(new Date("2026-02-03T01:00:00.000Z"))
+    const stopped = observeSubscription(500, [tx("charged"), tx("failed"), tx("failed"), tx("failed"), tx("failed")], service("error"))
+    expect(stopped.status).toBe("stopped")
+    expect(stopped.periods[1]).toMatchObject({ period: 2, status: "failed", attempts: 4 })
+    expect(stopped.nextChargeAt).toBeNull()
+  })
+
+  it("a refunded period stays paid; unpaid pages and other amounts are no periods", () => {
+    const seen = observeSubscription(500, [tx("refunded", { paidAt: "2026-01-01T00:00:00Z" }), tx("initiated"), tx("charged", { amount: 900 })], service("active"))
+    expect(seen.periods).toHaveLength(1)
+    expect(seen.ignored).toHaveLength(1)
+  })
+
+  it.each([
+    ["pending", "pending"],
+    ["trialing", "pending_first_charge"],
+    ["completed", "completed"],
+    ["cancelled", "cancelled"],
+  ] as const)("service status %s is %s", (from, to) => {
+    expect(observeSubscription(500, [], service(from)).status).toBe(to)
+  })
+
+  it("without the S number, paid transactions still give the periods", () => {
+    expect(observeSubscription(500, [tx("charged")], undefined)).toMatchObject({ status: "active", periodsCharged: 1 })
+  })
+})
+
+describe("subscriptionActions: one order per paid period", () => {
+  const stored = (changes: Partial<StoredSubscription> = {}): StoredSubscription => ({
+    kind: "monthly",
+    firstChargeLater: false,
+    firstOrder: { id: "order_1", status: "pending", paid: true },
+    ordered: new Set([1]),
+    ...changes,
+  })
+  const seen = (...statuses: Transaction["status"][]) => observeSubscription(500, statuses.map((s) => tx(s)), service("active"))
+
+  it("renewal orders for paid periods without one, none twice", () => {
+    const actions = subscriptionActions(seen("charged", "charged", "charged"), stored({ ordered: new Set([1, 2]) }))
+    expect(actions).toEqual([{ kind: "renewal-order", period: expect.objectContaining({ period: 3 }) }])
+    expect(subscriptionActions(seen("charged", "charged"), stored({ ordered: new Set([1, 2]) }))).toEqual([])
+  })
+
+  it("no renewal before the first order exists, none for failed periods", () => {
+    expect(subscriptionActions(seen("charged", "charged"), stored({ firstOrder: undefined }))).toEqual([])
+    expect(subscriptionActions(seen("charged", "failed"), stored())).toEqual([])
+  })
+
+  it("a later first charge: paid captures the awaiting first order; stopped unpaid cancels it", () => {
+    const awaiting = stored({ kind: "scheduled", firstChargeLater: true, firstOrder: { id: "order_1", status: "pending", paid: false }, ordered: new Set() })
+    expect(subscriptionActions(seen("charged"), awaiting)).toEqual([{ kind: "capture-first-order", period: expect.objectContaining({ period: 1 }) }])
+    expect(subscriptionActions(observeSubscription(500, [tx("failed")], service("error")), awaiting)).toEqual([{ kind: "cancel-first-order" }])
+    expect(subscriptionActions(observeSubscription(500, [tx("failed")], service("retrying")), awaiting)).toEqual([])
+    expect(subscriptionActions(observeSubscription(500, [], service("trialing")), awaiting)).toEqual([])
+  })
+})
