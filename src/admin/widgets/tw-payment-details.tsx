@@ -13,6 +13,8 @@ interface TwPayment {
   refund: { amount: number; status: string; at: string } | null
   needs_remittance: boolean
   remittance: { bank_name: string; account: string } | null
+  /** The shopper's e-invoice choice; personal carriers come masked. */
+  invoice: { invoice_type: "cloud" | "company"; label: string; carrier?: string; tax_id?: string; company_name?: string } | null
 }
 
 const FIELDS = [
@@ -75,6 +77,14 @@ function PaymentPanel({ paymentId }: { paymentId: string }) {
       {info && typeof info === "object" && (
         <Text size="small">
           {info.code ? `Code ${info.code} (${info.cvsName})` : `Account ${info.bankCode}-${info.account}`}, pay by {info.expiredAt}
+        </Text>
+      )}
+      {payment.invoice && (
+        <Text size="small" data-testid="tw-invoice">
+          E-invoice: {payment.invoice.label}
+          {payment.invoice.carrier ? ` ${payment.invoice.carrier}` : ""}
+          {payment.invoice.tax_id ? ` ${payment.invoice.tax_id}` : ""}
+          {payment.invoice.company_name ? ` (${payment.invoice.company_name})` : ""}
         </Text>
       )}
       {payment.refund && (

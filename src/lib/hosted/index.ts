@@ -7,6 +7,8 @@ export { checkoutPage, PAGE_VALIDITY_MS, type CheckoutPage, type CheckoutPageKin
 export * from "./schemas"
 export { InvalidNotificationError, parseNotification } from "./notifications"
 export { isValidTaxId } from "./tax-id"
+export { CITIZEN_CERTIFICATE, isCitizenCertificate, isMobileBarcode, MOBILE_BARCODE } from "./invoice-carriers"
+export { allowanceLines, invoiceLines, linesTotal, type OrderLine } from "./invoice-lines"
 export {
   addMonths,
   compareCalendarDates,

@@ -10,13 +10,15 @@ import type {
   UpdatePaymentOutput,
 } from "@medusajs/framework/types"
 import { MedusaError, PaymentSessionStatus } from "@medusajs/framework/utils"
-import type { CheckoutBody, HostedCheckoutClient, Transaction, TransactionStatus } from "../../lib/hosted"
+import { allowanceLines, type CheckoutBody, type HostedCheckoutClient, invoiceLines, type ProductDetail, type Transaction, type TransactionStatus } from "../../lib/hosted"
 import { DeclinedError, InvalidRequestError, PaymentServiceError, UnknownOutcomeError } from "../../lib/http"
 import { TwPaymentProvider } from "../core/base-provider"
 import { toMedusaError } from "../core/errors"
 import { toTwd } from "../core/money"
 import type { PaymentObservation } from "../core/payment-api"
 import { HostedCheckoutApi } from "./api"
+import { invoiceRequestFields } from "./invoice"
+import { invoiceError } from "./invoice-errors"
 import { type HostedCheckoutOptions, type PaymentMethod, parseHostedCheckoutOptions, type ResolvedHostedCheckoutOptions } from "./options"
 import { freshSessionData, type HostedSessionData, parseStorefrontData, readSessionData, type StorefrontData, transactionFacts } from "./session-data"
 import { PAID, SESSION_STATUS } from "./status-map"
@@ -53,10 +55,14 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
     const input = parseStorefrontData(data)
     const body = this.checkoutBody(twd, input, context?.customer)
     const sessionData = await this.createCheckout(body, input.session_id)
-    return { id: sessionData.transactionId, status: PaymentSessionStatus.REQUIRES_MORE, data: { ...sessionData } }
+    return { id: sessionData.transactionId, status: PaymentSessionStatus.REQUIRES_MORE, data: { ...sessionData, ...this.invoiceKept(body) } }
   }
 
-  /** Amount changes make a new page; a late payment of the old one is then refunded as an orphan. */
+  /**
+   * Amount changes make a new page; a late payment of the old one is then
+   * refunded as an orphan. The shopper's choices (methods, return path,
+   * invoice) carry over; the cart's lines only if they still make the amount.
+   */
   async updatePayment({ amount, currency_code, data, context }: UpdatePaymentInput): Promise<UpdatePaymentOutput> {
     const current = readSessionData(data)
     const twd = toTwd(amount, currency_code)
@@ -64,9 +70,10 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
       // Also how the event pipeline records a sealed read: the data is kept, the status left alone.
       return { data }
     }
-    const input = parseStorefrontData({ session_id: current.session_id })
-    const sessionData = await this.createCheckout(this.checkoutBody(twd, input, context?.customer), current.session_id)
-    return { data: { ...sessionData }, status: PaymentSessionStatus.REQUIRES_MORE }
+    const input = parseStorefrontData(data)
+    const body = this.checkoutBody(twd, input, context?.customer)
+    const sessionData = await this.createCheckout(body, current.session_id)
+    return { data: { ...data, ...sessionData, ...this.invoiceKept(body) }, status: PaymentSessionStatus.REQUIRES_MORE }
   }
 
   /** The service captures when it charges: capturing only confirms the money is there. */
@@ -114,7 +121,7 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
         amount: refundAmount,
         reason: "Refund from the store",
         ...(needsRemittance ? { remitInfo: session.remitInfo } : {}),
-        ...(this.options_.einvoice ? { productDetails: [this.api_.productLine(refundAmount)] } : {}),
+        ...(this.options_.einvoice ? { productDetails: this.allowance(session.invoiceLines, refundAmount) } : {}),
       })
     } catch (error) {
       result = await this.refundOutcome(tx, refundAmount, error)
@@ -133,7 +140,7 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
   protected checkoutBody(amount: number, input: StorefrontData, customer: PaymentCustomerDTO | undefined): CheckoutBody {
     const extra = this.methodsFor(input.methods)
     const storefront = this.options_.storefrontUrl.replace(/\/+$/, "")
-    const buyer = this.options_.einvoice ? this.buyer(customer, input) : {}
+    const invoice = this.options_.einvoice ? invoiceRequestFields(input, customer) : {}
     return {
       merchantId: this.options_.merchantId,
       amount,
@@ -144,12 +151,22 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
       customId: input.session_id,
       successUrl: `${storefront}${input.return_path ?? this.options_.successPath}`,
       failureUrl: `${storefront}${this.options_.failurePath}`,
-      productDetails: [this.api_.productLine(amount)],
+      productDetails: this.options_.einvoice ? invoiceLines(input.lines ?? [], amount, (rest) => this.api_.productLine(rest)) : [this.api_.productLine(amount)],
       ...(extra.length ? { allowedPaymentMethods: extra } : {}),
       ...(this.options_.threeDSecure ? { use3d: true } : {}),
       ...(customer?.id ? { userId: customer.id } : {}),
-      ...buyer,
+      ...invoice,
     }
+  }
+
+  /** What an invoiced checkout keeps on the session: the lines the invoice is issued on, for refunds' allowances. */
+  protected invoiceKept(body: CheckoutBody): Partial<HostedSessionData> {
+    return this.options_.einvoice ? { invoiceLines: body.productDetails } : {}
+  }
+
+  /** Allowance lines of a refund; see `allowanceLines` (docs/providers.md, "E-invoices"). */
+  protected allowance(invoiced: ProductDetail[] | undefined, amount: number): ProductDetail[] {
+    return allowanceLines(invoiced, amount, (rest) => this.api_.productLine(rest))
   }
 
   /** Methods besides card the page offers: the shopper's choice within the merchant's, or all of the merchant's. */
@@ -160,16 +177,6 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
       throw new MedusaError(MedusaError.Types.INVALID_DATA, `Payment method(s) not offered by this store: ${refused.join(", ")}.`)
     }
     return (requested ?? allowed).filter((m) => m !== "card")
-  }
-
-  /** Name and email for the e-invoice, from the customer the session belongs to. */
-  protected buyer(customer: PaymentCustomerDTO | undefined, input: StorefrontData) {
-    const name = [customer?.first_name, customer?.last_name].filter(Boolean).join(" ") || customer?.company_name || input.invoice?.buyerName
-    const email = customer?.email ?? input.invoice?.email
-    if (!name || !email) {
-      throw new MedusaError(MedusaError.Types.INVALID_DATA, "E-invoices need the buyer's name and email: set them on the cart's customer first.")
-    }
-    return { userName: name, userEmail: email, ...(input.invoice ? { invoiceInfo: input.invoice } : {}) }
   }
 
   /**
@@ -184,7 +191,7 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
       return this.sessionData(sessionId, body.amount, created.id, created.transactionHid, created.page.url, created.page.expiresAt)
     } catch (error) {
       if (!(error instanceof UnknownOutcomeError)) {
-        throw toMedusaError("Creating the hosted checkout failed", error)
+        throw invoiceError("The payment page could not be created", error) ?? toMedusaError("Creating the hosted checkout failed", error)
       }
       const existing = await this.client_.transactions.listByOrder(sessionId).catch(() => [])
       const created = existing.find((tx) => tx.customId === sessionId && tx.amount === body.amount && tx.status === "initiated")
@@ -283,7 +290,7 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
           "The service refuses refunds while the store's collected but not yet paid-out amount is below 200 TWD. Try again after the next sales, or refund outside the service."
         )
       }
-      throw toMedusaError(`Refunding ${tx.transactionHid}`, error)
+      throw invoiceError(`Refunding ${tx.transactionHid}`, error) ?? toMedusaError(`Refunding ${tx.transactionHid}`, error)
     }
     const after = await this.client_.transactions.retrieve(tx.id).catch(() => undefined)
     if (after?.refundAmount === amount) {

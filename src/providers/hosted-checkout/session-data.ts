@@ -1,7 +1,8 @@
 import { z } from "zod"
-import { invoiceInfoSchema, type Transaction } from "../../lib/hosted"
+import { type InvoiceInfo, invoiceInfoSchema, type ProductDetail, type Transaction } from "../../lib/hosted"
 import { storefrontPath } from "../core/options"
 import { parseSessionData, sessionDataShape } from "../core/session-data"
+import { type Buyer, buyerSchema } from "./invoice"
 import { PAYMENT_METHODS } from "./options"
 
 /**
@@ -9,6 +10,14 @@ import { PAYMENT_METHODS } from "./options"
  * unfiltered). Anything else is refused: session data is public, and nothing a
  * shopper sends may steer amounts, ids or redirects off the store.
  */
+/** One cart line (or delivery) as the invoice needs it; see `invoiceLines`. */
+const orderLineSchema = z.strictObject({
+  code: z.string().max(100),
+  description: z.string().min(1).max(500),
+  quantity: z.int().min(1),
+  amount: z.number(),
+})
+
 const storefrontDataSchema = z.strictObject({
   /** Added by Medusa itself. */
   session_id: z.string().min(1),
@@ -16,8 +25,12 @@ const storefrontDataSchema = z.strictObject({
   methods: z.array(z.enum(PAYMENT_METHODS)).max(PAYMENT_METHODS.length).optional(),
   /** A storefront path to return to after paying, instead of the configured one. */
   return_path: storefrontPath.optional(),
-  /** E-invoice details, when the merchant issues e-invoices. */
+  /** The shopper's e-invoice choice (carrier or company tax id), when the merchant issues e-invoices. */
   invoice: invoiceInfoSchema.optional(),
+  /** The cart's buyer (name, email) for the e-invoice notice; the plugin's store middleware sets it from the cart. */
+  buyer: buyerSchema.optional(),
+  /** The cart's lines for the e-invoice; the plugin's store middleware sets them from the cart. */
+  lines: z.array(orderLineSchema).max(200).optional(),
 })
 export type StorefrontData = z.output<typeof storefrontDataSchema>
 
@@ -36,6 +49,7 @@ const shape = sessionDataShape(storefrontDataSchema, [
   "remitInfo",
   "refund",
   "attestation",
+  "invoiceLines",
 ])
 
 export const parseStorefrontData = shape.parseStorefront
@@ -66,6 +80,11 @@ export interface HostedSessionData {
   refund?: { id?: string; amount: number; status: string; at: string }
   /** The event pipeline's sealed read (see `Attestor`). */
   attestation?: unknown
+  /** The storefront's e-invoice choice, kept for the merchant (shown masked) and for a new page. */
+  invoice?: InvoiceInfo
+  buyer?: Buyer
+  /** The `productDetails` the e-invoice was issued on; a refund's allowance lines are shares of them. */
+  invoiceLines?: ProductDetail[]
 }
 
 export const remitInfoSchema = z.strictObject({

@@ -1,15 +1,11 @@
 import { z } from "zod"
+import { isCitizenCertificate, isMobileBarcode } from "../invoice-carriers"
 import { isValidTaxId } from "../tax-id"
 
 /**
  * `invoiceInfo` of the create endpoints (spec 2.3). The service checks the same
  * rules; checking here turns a round trip and a `V0001` into a precise local error.
  */
-
-/** Mobile barcode: `/` and 7 of 0-9, A-Z, `.`, `+`, `-` (the tax authority's alphabet). */
-const MOBILE_BARCODE = /^\/[0-9A-Z.+-]{7}$/
-/** Natural-person certificate: 2 upper-case letters and 14 digits. */
-const CITIZEN_CERTIFICATE = /^[A-Z]{2}\d{14}$/
 
 export const invoiceInfoSchema = z
   .strictObject({
@@ -28,9 +24,9 @@ export const invoiceInfoSchema = z
     if (info.invoiceType === "cloud") {
       if (info.carrierType === undefined) {
         fail("carrierType", "is required for a cloud invoice (3J0002, CQ0001, or empty string for the member carrier)")
-      } else if (info.carrierType === "3J0002" && !MOBILE_BARCODE.test(info.carrierId ?? "")) {
+      } else if (info.carrierType === "3J0002" && !isMobileBarcode(info.carrierId ?? "")) {
         fail("carrierId", "must be a mobile barcode: '/' followed by 7 characters of 0-9, A-Z, '.', '+', '-'", "INVALID_CARRIER_ID")
-      } else if (info.carrierType === "CQ0001" && !CITIZEN_CERTIFICATE.test(info.carrierId ?? "")) {
+      } else if (info.carrierType === "CQ0001" && !isCitizenCertificate(info.carrierId ?? "")) {
         fail("carrierId", "must be a natural-person certificate: 2 upper-case letters followed by 14 digits", "INVALID_CARRIER_ID")
       }
     }

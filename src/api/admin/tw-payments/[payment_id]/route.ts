@@ -1,6 +1,7 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError, Modules } from "@medusajs/framework/utils"
 import { isProviderOf } from "../../../../providers/core/provider-keys"
+import { DEFAULT_INVOICE_SUMMARY, invoiceSummary } from "../../../../providers/hosted-checkout/invoice"
 import { maskAccount } from "../../../../providers/hosted-checkout/session-data"
 
 /**
@@ -8,7 +9,7 @@ import { maskAccount } from "../../../../providers/hosted-checkout/session-data"
  *
  * What the admin needs to see of a hosted-checkout payment: method, service
  * status, the cvs/atm code, the one refund, and whether remittance details are
- * on file (masked). Read from the payment's data, which every notification,
+ * on file (masked), and the e-invoice choice (personal carriers masked). Read from the payment's data, which every notification,
  * reconciliation and refund keeps current.
  */
 export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
@@ -30,6 +31,8 @@ export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) 
       refund: data.refund ?? null,
       needs_remittance: needsRemittance,
       remittance: data.remitInfo ? { bank_name: data.remitInfo.bankName, account: maskAccount(data.remitInfo.account) } : null,
+      // Invoiced payments keep their lines; one without a storefront choice went to the member carrier.
+      invoice: invoiceSummary(data.invoice) ?? (data.invoiceLines ? DEFAULT_INVOICE_SUMMARY : null),
     },
   })
 }
