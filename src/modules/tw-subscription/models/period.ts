@@ -21,6 +21,8 @@ const TwSubscriptionPeriod = model
     paid_at: model.dateTime().nullable(),
     /** The first order (period 1) or the renewal order; null until placed. */
     order_id: model.text().nullable(),
+    /** The order's payment is recorded (captured with this period's transaction). */
+    order_paid: model.boolean().default(false),
     subscription: model.belongsTo(() => TwSubscription, { mappedBy: "periods" }),
   })
   .indexes([{ on: ["subscription_id", "period"], unique: true, where: "deleted_at IS NULL" }])

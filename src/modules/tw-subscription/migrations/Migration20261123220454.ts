@@ -1,6 +1,6 @@
 import { Migration } from "@medusajs/framework/mikro-orm/migrations";
 
-export class Migration20261123220026 extends Migration {
+export class Migration20261123220454 extends Migration {
 
   override async up(): Promise<void> {
     this.addSql(`alter table if exists "tw_subscription_period" drop constraint if exists "tw_subscription_period_subscription_id_period_unique";`);
@@ -14,7 +14,7 @@ export class Migration20261123220026 extends Migration {
     this.addSql(`CREATE UNIQUE INDEX IF NOT EXISTS "IDX_tw_subscription_payment_session_id_unique" ON "tw_subscription" ("payment_session_id") WHERE payment_session_id IS NOT NULL AND deleted_at IS NULL;`);
     this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_tw_subscription_status" ON "tw_subscription" ("status") WHERE deleted_at IS NULL;`);
 
-    this.addSql(`create table if not exists "tw_subscription_period" ("id" text not null, "period" integer not null, "status" text check ("status" in ('paid', 'retrying', 'failed')) not null, "transaction_id" text null, "transaction_hid" text null, "amount" integer not null, "attempts" integer not null default 1, "paid_at" timestamptz null, "order_id" text null, "subscription_id" text not null, "created_at" timestamptz not null default now(), "updated_at" timestamptz not null default now(), "deleted_at" timestamptz null, constraint "tw_subscription_period_pkey" primary key ("id"));`);
+    this.addSql(`create table if not exists "tw_subscription_period" ("id" text not null, "period" integer not null, "status" text check ("status" in ('paid', 'retrying', 'failed')) not null, "transaction_id" text null, "transaction_hid" text null, "amount" integer not null, "attempts" integer not null default 1, "paid_at" timestamptz null, "order_id" text null, "order_paid" boolean not null default false, "subscription_id" text not null, "created_at" timestamptz not null default now(), "updated_at" timestamptz not null default now(), "deleted_at" timestamptz null, constraint "tw_subscription_period_pkey" primary key ("id"));`);
     this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_tw_subscription_period_subscription_id" ON "tw_subscription_period" ("subscription_id") WHERE deleted_at IS NULL;`);
     this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_tw_subscription_period_deleted_at" ON "tw_subscription_period" ("deleted_at") WHERE deleted_at IS NULL;`);
     this.addSql(`CREATE UNIQUE INDEX IF NOT EXISTS "IDX_tw_subscription_period_subscription_id_period_unique" ON "tw_subscription_period" ("subscription_id", "period") WHERE deleted_at IS NULL;`);
