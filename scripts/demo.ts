@@ -171,6 +171,8 @@ async function main() {
     host: "127.0.0.1",
     statePath: join(DEMO_DIR, "sandbox-state.json"),
     notifyUrl: `${storeUrl}/hooks/payment/hosted-checkout_hosted-checkout`,
+    // The demo merchant issues e-invoices, so every hosted payment goes through the checkout's invoice step.
+    defaultMerchant: { einvoiceActive: true },
   })
   stops.unshift(() => sandbox.close())
   log(`sandbox listening on ${sandbox.url}`)
@@ -190,6 +192,8 @@ async function main() {
     MEDUSA_DISABLE_TELEMETRY: "true",
     TW_SANDBOX_URL: sandbox.url,
     STOREFRONT_URL: storefrontUrl,
+    // The provider's side of the sandbox merchant's e-invoice setting.
+    TW_EINVOICE: "true",
     TW_EMBEDDED_WEBHOOK_SECRETS: webhook.secret,
     TW_EMBEDDED_SDK_INTEGRITY: sandbox.embedded.sdkIntegrity,
     ...(redisUrl ? { REDIS_URL: redisUrl } : {}),

@@ -9,7 +9,7 @@ import { startStorefront, type StorefrontHandle } from "../../storefront/server"
 import { control, HOOK_PATH, REFUSED_CARD, SUCCESS_CARD, useSandbox, waitFor } from "../helpers/hosted-store"
 import { settle, watchStore } from "../helpers/settle"
 import { screenshots } from "./screenshots"
-import { checkoutToPayment, confirmationPage, fillCart, pageReady, payOnHostedPage, submitCard } from "./shopper"
+import { checkoutToPayment, chooseInvoice, confirmationPage, fillCart, type InvoiceEntry, pageReady, payOnHostedPage, submitCard } from "./shopper"
 
 jest.setTimeout(240_000)
 const env = useSandbox()
@@ -20,7 +20,16 @@ beforeAll(async () => {
   storefront.port = await freePort()
   storefront.url = `http://127.0.0.1:${storefront.port}`
   process.env.STOREFRONT_URL = storefront.url
+  // The demo store issues e-invoices (scripts/demo.ts): so does this one, and the sandbox's merchant below.
+  process.env.TW_EINVOICE = "true"
 })
+
+/** Waits for the checkout's payment error line to show a message matching `pattern`. */
+const paymentError = (page: Page, pattern: string) =>
+  page.waitForFunction((source) => {
+    const line = document.querySelector<HTMLElement>("#payment-error")
+    return Boolean(line && !line.hidden && new RegExp(source).test(line.textContent ?? ""))
+  }, pattern)
 
 interface OrderPayment {
   amount: unknown
@@ -55,7 +64,7 @@ medusaIntegrationTestRunner({
       await seedDemo({ container: getContainer(), args: [] })
       watchStore(getContainer(), env.sandbox)
       const [key] = await getContainer().resolve(Modules.API_KEY).listApiKeys({ type: "publishable" })
-      await control(env.sandbox, "PATCH", `/merchants/${env.sandbox.defaultMerchant.merchantId}`, { notifyUrl: `${api.defaults.baseURL}${HOOK_PATH}` })
+      await control(env.sandbox, "PATCH", `/merchants/${env.sandbox.defaultMerchant.merchantId}`, { notifyUrl: `${api.defaults.baseURL}${HOOK_PATH}`, einvoiceActive: true })
       site = await startStorefront({ port: storefront.port, host: "127.0.0.1", backendUrl: api.defaults.baseURL, publishableKey: key.token })
       expect(site.url).toBe(storefront.url)
       browser = await launchChromium()
@@ -102,6 +111,74 @@ medusaIntegrationTestRunner({
       const [payment] = await paymentsOfOrder(getContainer(), orderId)
       expect(Number(payment?.amount)).toBe(1460)
       expect(payment?.captured_at).toBeTruthy()
+      // The invoice step's default: a cloud invoice to the member carrier, for the address's name and email, on the cart's lines.
+      const tx = await control(env.sandbox, "GET", `/transactions/${payment?.data?.transactionId}`)
+      expect(tx).toMatchObject({ invoiced: true, invoiceInfo: { invoiceType: "cloud", carrierType: "" }, userName: "Mei Lin", userEmail: "mei.lin@example.test" })
+      expect(tx.productDetails).toEqual([
+        expect.objectContaining({ description: "Oolong Tea, 150 g", quantity: 2, unitPrice: 680 }),
+        expect.objectContaining({ description: expect.stringMatching(/Home delivery/), quantity: 1, unitPrice: 100 }),
+      ])
+      expect(pageErrors).toEqual([])
+    })
+
+    const transactionCount = async () => (await control(env.sandbox, "GET", "/transactions")).transactions.length
+
+    /** From an empty cart to a paid order with this invoice choice; returns the sandbox's transaction. */
+    async function paidWithInvoice(entry: InvoiceEntry, product: string) {
+      const shot = await screenshots(page, `invoice-${entry.kind}`)
+      await fillCart(page, shot, site.url, product, 1)
+      await checkoutToPayment(page, shot)
+      await chooseInvoice(page, entry)
+      const transactionId = await payOnHostedPage(page, shot, env.sandbox.checkoutHost, "card")
+      await submitCard(page, shot, SUCCESS_CARD)
+      const orderId = await confirmationPage(page)
+      await expect(page.getAttribute('[data-testid="payment-state"]', "data-state")).resolves.toBe("paid")
+      const [payment] = await paymentsOfOrder(getContainer(), orderId)
+      expect(payment?.data).toMatchObject({ transactionId })
+      return { tx: await control(env.sandbox, "GET", `/transactions/${transactionId}`), payment: payment! }
+    }
+
+    it("e-invoice: a wrong check digit and a malformed barcode are refused in the page, naming the field, with nothing created; then a barcode pays", async () => {
+      const shot = await screenshots(page, "invoice-refused")
+      await fillCart(page, shot, site.url, "Bubble Tea Kit", 1)
+      await checkoutToPayment(page, shot)
+      const before = await transactionCount()
+
+      await chooseInvoice(page, { kind: "company", taxId: "22099132" })
+      await page.click("#pay")
+      await paymentError(page, "^Company tax id: .*check digit")
+      await expect(page.getAttribute("#invoice-tax-id", "aria-invalid")).resolves.toBe("true")
+      await shot("wrong-check-digit")
+
+      await chooseInvoice(page, { kind: "barcode", barcode: "/ABC12" })
+      await page.click("#pay")
+      await paymentError(page, "^Mobile barcode: ")
+      await expect(page.getAttribute("#invoice-barcode", "aria-invalid")).resolves.toBe("true")
+      await shot("malformed-barcode")
+      expect(page.url()).toBe(`${site.url}/checkout`)
+      expect(await transactionCount()).toBe(before)
+
+      // Corrected (lower case is taken as the upper case the tax app shows): the order is paid with that carrier.
+      await chooseInvoice(page, { kind: "barcode", barcode: "/abc+1.7" })
+      const transactionId = await payOnHostedPage(page, shot, env.sandbox.checkoutHost, "card")
+      await submitCard(page, shot, SUCCESS_CARD)
+      const orderId = await confirmationPage(page)
+      await expect(page.getAttribute('[data-testid="payment-state"]', "data-state")).resolves.toBe("paid")
+      const tx = await control(env.sandbox, "GET", `/transactions/${transactionId}`)
+      expect(tx.invoiceInfo).toEqual({ invoiceType: "cloud", carrierType: "3J0002", carrierId: "/ABC+1.7" })
+      const [payment] = await paymentsOfOrder(getContainer(), orderId)
+      expect(payment?.data?.invoice).toEqual(tx.invoiceInfo)
+      expect(pageErrors).toEqual([])
+    })
+
+    it.each<[string, InvoiceEntry, Record<string, string>]>([
+      ["citizen certificate", { kind: "certificate", number: "AB12345678901234" }, { invoiceType: "cloud", carrierType: "CQ0001", carrierId: "AB12345678901234" }],
+      // 10458574: a 7 in the 7th digit, valid only by the sum + 1 rule.
+      ["company", { kind: "company", taxId: "10458574", name: "Taipei Tea Co." }, { invoiceType: "company", buyerIdentifier: "10458574", buyerName: "Taipei Tea Co." }],
+    ])("e-invoice: %s goes through to a paid order carrying exactly that invoiceInfo", async (_name, entry, expected) => {
+      const { tx, payment } = await paidWithInvoice(entry, "Pineapple Cakes, box of 10")
+      expect(tx.invoiceInfo).toEqual(expected)
+      expect(payment.data?.invoice).toEqual(expected)
       expect(pageErrors).toEqual([])
     })
 

@@ -95,3 +95,24 @@ export async function confirmationPage(page: Page) {
   await pageReady(page)
   return new URL(page.url()).pathname.split("/").pop()!
 }
+
+/** An e-invoice choice as the shopper enters it in the checkout's invoice step. */
+export type InvoiceEntry =
+  | { kind: "member" }
+  | { kind: "barcode"; barcode: string }
+  | { kind: "certificate"; number: string }
+  | { kind: "company"; taxId: string; name?: string }
+
+/** Chooses "Pay on the hosted page" and enters the e-invoice choice. */
+export async function chooseInvoice(page: Page, entry: InvoiceEntry) {
+  await page.check("#payment-option-hosted-checkout")
+  await page.check(`#invoice-kind-${entry.kind}`)
+  if (entry.kind === "barcode") {
+    await page.fill("#invoice-barcode", entry.barcode)
+  } else if (entry.kind === "certificate") {
+    await page.fill("#invoice-certificate", entry.number)
+  } else if (entry.kind === "company") {
+    await page.fill("#invoice-tax-id", entry.taxId)
+    await page.fill("#invoice-company-name", entry.name ?? "")
+  }
+}

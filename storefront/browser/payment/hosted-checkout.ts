@@ -1,6 +1,7 @@
 import type { HttpTypes } from "@medusajs/types"
 import { el } from "../element"
 import { sdk } from "../medusa"
+import { readInvoiceChoice, rememberInvoiceChoice, renderInvoiceChoice } from "./invoice-choice"
 import type { PaymentOption, PaymentStart } from "./payment-option"
 import { providerId, providerKey } from "../../../src/providers/core/provider-keys"
 
@@ -21,9 +22,10 @@ interface HostedSessionData {
 }
 
 /**
- * "Pay on the hosted page": the shopper picks a method here, the payment
- * service's page takes the payment, and sends the shopper back to
- * /checkout/hosted/return (or /checkout/hosted/failed).
+ * "Pay on the hosted page": the shopper picks a method and an e-invoice here
+ * (the demo store issues e-invoices), the payment service's page takes the
+ * payment, and sends the shopper back to /checkout/hosted/return (or
+ * /checkout/hosted/failed).
  */
 export const hostedCheckoutOption: PaymentOption = {
   id: "hosted-checkout",
@@ -45,20 +47,24 @@ export const hostedCheckoutOption: PaymentOption = {
     container.replaceChildren(
       el("fieldset", { id: "hosted-methods", "data-testid": "hosted-methods" }, el("legend", {}, "Method on the payment page"), ...choices)
     )
+    renderInvoiceChoice(container)
   },
 
   async start(cart: HttpTypes.StoreCart): Promise<PaymentStart> {
     const chosen = document.querySelector<HTMLInputElement>('input[name="hosted_method"]:checked')?.value ?? "card"
+    // Refused here, naming the field, before anything is created at the service.
+    const invoice = readInvoiceChoice()
     // The page offers the card plus the methods listed here; listing the chosen one only keeps the page simple.
     const { payment_collection } = await sdk.store.payment.initiatePaymentSession(cart, {
       provider_id: HOSTED_CHECKOUT_PROVIDER_ID,
-      data: { methods: [chosen] },
+      data: { methods: [chosen], invoice },
     })
     const session = payment_collection.payment_sessions?.find((s) => s.provider_id === HOSTED_CHECKOUT_PROVIDER_ID)
     const url = (session?.data as HostedSessionData | undefined)?.checkoutUrl
     if (!url) {
       throw new Error("The payment page could not be opened. Please try again.")
     }
+    await rememberInvoiceChoice(invoice)
     return { next: "redirect", url }
   },
 }
