@@ -1,22 +1,31 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { randomUUID } from "node:crypto"
 import { setTimeout as sleep } from "node:timers/promises"
 import { untrusted } from "../lib/log"
 import { providerId } from "../providers/core/provider-keys"
 import { processTwPaymentWorkflow } from "../workflows"
-import { pluginProviders } from "../workflows/plugin-providers"
+import { type PluginProvider, pluginProviders } from "../workflows/plugin-providers"
+import { sweepServicePayments } from "../workflows/service-sweep"
+import { SweepCursors } from "../workflows/sweep-cursors"
 
 /** Sessions older than this are never read again (no code or intent lives this long). */
 const MAX_AGE_MS = 14 * 24 * 3_600_000
 const UNSETTLED = ["pending", "requires_more", "pending_authorization"]
+/** A sweep holds its provider for at most this long; a crashed run's hold lapses by itself. */
+const SWEEP_LEASE_SECONDS = 600
 
 /**
  * Catches what deliveries did not: the service notifies 3 times and never
- * again, webhooks can be lost, and a completion can fail under load. Every
- * unsettled session of this plugin's providers that could still change (or
- * is paid and waits for its order) runs through the same workflow as a
- * delivery, at a bounded request rate. Scheduled jobs run in worker
- * processes, once per tick across the cluster under the Redis workflow engine.
+ * again, webhooks can be lost, and a completion can fail under load. Two
+ * walks per provider, both ending in the same workflow as a delivery, at a
+ * bounded request rate:
+ * - the store's walk: every unsettled session of the provider that could
+ *   still change (or is paid and waits for its order);
+ * - the service sweep (`service-sweep.ts`): the service's own recent
+ *   payments, for money paid to a session the store no longer has.
+ * Scheduled jobs run in worker processes, once per tick across the cluster
+ * under the Redis workflow engine.
  */
 export default async function reconcileTwPayments(
   container: MedusaContainer,
@@ -24,39 +33,99 @@ export default async function reconcileTwPayments(
   { force = false }: { force?: boolean } = {}
 ) {
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
-  const query = container.resolve(ContainerRegistrationKeys.QUERY)
-  const now = Date.now()
-
-  for (const { key, api, reconciliation } of pluginProviders(container)) {
-    if (!reconciliation.enabled && !force) {
+  for (const provider of pluginProviders(container)) {
+    if (!provider.reconciliation.enabled && !force) {
       continue
     }
-    const { data: sessions } = await query.graph({
-      entity: "payment_session",
-      fields: ["id", "status", "data", "created_at"],
-      filters: { provider_id: providerId(key), status: UNSETTLED, created_at: { $gte: new Date(now - MAX_AGE_MS) } },
-      pagination: { take: reconciliation.maxPerRun * 4, order: { created_at: "DESC" } },
+    const walked = await walkStoreSessions(container, provider)
+    await sweepService(container, provider, walked).catch((error: Error) => {
+      logger.warn(`medusa-payment-tw: sweeping ${provider.key} payments failed: ${untrusted(error.message, 300)}`)
     })
-    const open = sessions
-      .filter((s) => api.reconcilable({ status: s.status, data: (s.data ?? {}) as Record<string, unknown>, createdAt: new Date(s.created_at) }, now))
-      .slice(0, reconciliation.maxPerRun)
+  }
+}
 
-    let settled = 0
-    for (const [index, session] of open.entries()) {
-      if (index > 0) {
-        await sleep(1000 / reconciliation.requestsPerSecond)
-      }
-      const serviceId = String((session.data as Record<string, unknown>)[api.idField])
-      try {
-        const { result } = await processTwPaymentWorkflow(container).run({ input: { provider: key, serviceId } })
-        settled += result.decision.kind === "ignore" ? 0 : 1
-      } catch (error) {
-        logger.warn(`medusa-payment-tw: reconciling session ${session.id} failed: ${untrusted((error as Error).message, 300)}`)
-      }
+/** Runs the workflow for the store's open sessions; returns the payments it ran. */
+async function walkStoreSessions(container: MedusaContainer, { key, api, reconciliation }: PluginProvider): Promise<Set<string>> {
+  const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const now = Date.now()
+  const { data: sessions } = await query.graph({
+    entity: "payment_session",
+    fields: ["id", "status", "data", "created_at"],
+    filters: { provider_id: providerId(key), status: UNSETTLED, created_at: { $gte: new Date(now - MAX_AGE_MS) } },
+    pagination: { take: reconciliation.maxPerRun * 4, order: { created_at: "DESC" } },
+  })
+  const open = sessions
+    .filter((s) => api.reconcilable({ status: s.status, data: (s.data ?? {}) as Record<string, unknown>, createdAt: new Date(s.created_at) }, now))
+    .slice(0, reconciliation.maxPerRun)
+
+  const walked = new Set<string>()
+  let news = 0
+  for (const [index, session] of open.entries()) {
+    if (index > 0) {
+      await sleep(1000 / reconciliation.requestsPerSecond)
     }
-    if (open.length) {
-      logger.info(`medusa-payment-tw: reconciled ${open.length} open ${key} session(s), ${settled} with news`)
+    const serviceId = String((session.data as Record<string, unknown>)[api.idField])
+    walked.add(serviceId)
+    try {
+      const { result } = await processTwPaymentWorkflow(container).run({ input: { provider: key, serviceId } })
+      news += result.decision.kind === "ignore" ? 0 : 1
+    } catch (error) {
+      logger.warn(`medusa-payment-tw: reconciling session ${session.id} failed: ${untrusted((error as Error).message, 300)}`)
     }
+  }
+  if (open.length) {
+    logger.info(`medusa-payment-tw: reconciled ${open.length} open ${key} session(s), ${news} with news`)
+  }
+  return walked
+}
+
+/**
+ * The service sweep of one provider, from its saved position, held by one
+ * run at a time across processes (a one-off run may meet the scheduled one).
+ */
+async function sweepService(container: MedusaContainer, { key, api, reconciliation }: PluginProvider, walked: Set<string>) {
+  const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const locking = container.resolve(Modules.LOCKING)
+  const lockKey = `medusa-payment-tw:sweep:${key}`
+  const ownerId = randomUUID()
+  try {
+    await locking.acquire(lockKey, { ownerId, expire: SWEEP_LEASE_SECONDS })
+  } catch {
+    logger.info(`medusa-payment-tw: the ${key} sweep is already running elsewhere; skipped`)
+    return
+  }
+  try {
+    const cursors = new SweepCursors(container)
+    const cursorKey = `${key}@${api.account}`
+    const state = await cursors.load(cursorKey)
+    const outcome = await sweepServicePayments(
+      state,
+      {
+        api,
+        sessions: async (ids) => {
+          const { data } = await query.graph({ entity: "payment_session", fields: ["id", "status", "data"], filters: { id: ids } })
+          return data.map((s) => ({ id: s.id as string, status: s.status as string, data: (s.data ?? {}) as Record<string, unknown> }))
+        },
+        process: async (serviceId) => {
+          const { result } = await processTwPaymentWorkflow(container).run({ input: { provider: key, serviceId } })
+          return result.decision.kind !== "ignore"
+        },
+        pause: () => sleep(1000 / reconciliation.requestsPerSecond),
+        logger,
+      },
+      { budget: reconciliation.maxPerRun, now: Date.now(), skip: walked, label: key }
+    )
+    await cursors.save(cursorKey, outcome.state)
+    if (outcome.processed || outcome.failed) {
+      logger.info(`medusa-payment-tw: swept ${outcome.pages} page(s) of ${key} payments: ${outcome.processed} run, ${outcome.changed} with news, ${outcome.failed} failed`)
+    }
+    if (!outcome.complete) {
+      logger.warn(`medusa-payment-tw: the ${key} sweep stopped at its budget (maxPerRun ${reconciliation.maxPerRun}); it continues next run`)
+    }
+  } finally {
+    await locking.release(lockKey, { ownerId }).catch(() => undefined)
   }
 }
 

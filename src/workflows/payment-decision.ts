@@ -71,6 +71,8 @@ export function decide(observation: PaymentObservation | undefined, session: Ses
     return { kind: "refund-orphan", why: `its payment collection was already paid through ${session.paidElsewhere}` }
   }
   const livePayment = session.payment && !session.payment.canceled
+  /** The session already shows this state: writing it again would be no news. */
+  const known = session.data.status === observation.status
   switch (observation.action) {
     case PaymentActions.SUCCESSFUL:
     case PaymentActions.AUTHORIZED:
@@ -81,17 +83,21 @@ export function decide(observation: PaymentObservation | undefined, session: Ses
         return ignore(`${label} was paid for order ${session.order.id}, which is cancelled: refund it from the order`, "error")
       }
       return apply({ record: true, completeCart: !!session.cartId && !session.order, authorizeSession: !!session.order || !session.cartId })
-    case PaymentActions.PENDING_AUTHORIZATION:
-      return apply({ record: !livePayment, completeCart: !!session.cartId && !session.order })
+    case PaymentActions.PENDING_AUTHORIZATION: {
+      const completeCart = !!session.cartId && !session.order
+      // The completion needs a fresh sealed read; otherwise only a new state is worth writing.
+      const record = !livePayment && (completeCart || !known)
+      return record || completeCart ? apply({ record, completeCart }) : ignore(`${label} awaits payment, as already recorded on session ${session.id}`)
+    }
     case PaymentActions.FAILED:
-    case PaymentActions.CANCELED:
-      return apply({
-        record: !livePayment,
-        cancelOrder: !!session.order && !livePayment && session.order.status !== "canceled",
-      })
+    case PaymentActions.CANCELED: {
+      const cancelOrder = !!session.order && !livePayment && session.order.status !== "canceled"
+      const record = !livePayment && !known
+      return record || cancelOrder ? apply({ record, cancelOrder }) : ignore(`${label} is ${observation.status}, as already recorded on session ${session.id}`)
+    }
     default:
       // Nothing to do for the order; a new state is still worth keeping (the storefront shows it, and a
       // session refunded because the store could not fulfil it stops being read again).
-      return !livePayment && session.data.status !== observation.status ? apply({ record: true }) : ignore(`${label} is ${observation.status}: nothing to do yet`)
+      return !livePayment && !known ? apply({ record: true }) : ignore(`${label} is ${observation.status}: nothing to do yet`)
   }
 }

@@ -7,7 +7,7 @@ import { decidePaymentStep } from "./steps/decide-payment"
 import { loadPaymentSessionStep } from "./steps/load-payment-session"
 import { readServicePaymentStep } from "./steps/read-service-payment"
 import { recordRefundStep } from "./steps/record-refund"
-import { recordServiceFactsStep } from "./steps/record-service-facts"
+import { recordServiceFactsAfterCancelStep, recordServiceFactsStep } from "./steps/record-service-facts"
 import { refundOrphanStep } from "./steps/refund-orphan"
 
 export const processTwPaymentWorkflowId = "process-tw-payment"
@@ -58,7 +58,9 @@ export const processTwPaymentWorkflow = createWorkflow(processTwPaymentWorkflowI
   when("tw-lock", { decision }, ({ decision }) => isApply(decision)).then(() => {
     acquireLockStep({ key: lockKey, timeout: 30, ttl: 120 })
   })
-  when("tw-record-facts", { decision }, ({ decision }) => isApply(decision) && decision.record).then(() => {
+  // A failed or expired payment is recorded only once its order is cancelled, so that a cancel that
+  // fails leaves the session as it was, and the job (which skips final states) reads it again.
+  when("tw-record-facts", { decision }, ({ decision }) => isApply(decision) && decision.record && !decision.cancelOrder).then(() => {
     recordServiceFactsStep(facts)
   })
   when("tw-authorize-session", { decision }, ({ decision }) => isApply(decision) && decision.authorizeSession).then(() => {
@@ -67,6 +69,9 @@ export const processTwPaymentWorkflow = createWorkflow(processTwPaymentWorkflowI
   when("tw-cancel-order", { decision }, ({ decision }) => isApply(decision) && decision.cancelOrder).then(() => {
     const order = transform({ session, observation }, ({ session, observation }) => ({ orderId: session?.order?.id ?? "", label: observation?.label ?? "" }))
     cancelAwaitingOrderStep(order)
+  })
+  when("tw-record-facts-after-cancel", { decision }, ({ decision }) => isApply(decision) && decision.record && decision.cancelOrder).then(() => {
+    recordServiceFactsAfterCancelStep(facts)
   })
   when("tw-unlock", { decision }, ({ decision }) => isApply(decision)).then(() => {
     releaseLockStep({ key: lockKey })

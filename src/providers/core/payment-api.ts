@@ -28,6 +28,26 @@ export interface UnsettledSession {
   createdAt: Date
 }
 
+/** One payment of the service's own list, as the reconciliation job's sweep sees it. */
+export interface ListedPayment {
+  observation: PaymentObservation
+  /** When the service created it, in milliseconds since the epoch. */
+  createdAt: number
+  /** The money is with the merchant and none of it was returned: the store owes an order or a refund for it. */
+  holdsMoney: boolean
+  /** It can still change at the service without the store doing anything (a page still open, a code not yet paid, an intent processing). */
+  open: boolean
+}
+
+/** One page of the service's own list of payments. */
+export interface ListedPage {
+  payments: ListedPayment[]
+  /** The position that reads this page (and everything after it) again on a later run. */
+  at: string | undefined
+  /** The position of the following page of this walk; undefined after the last one. */
+  next: string | undefined
+}
+
 /** A notification or webhook reduced to what the pipeline acts on. */
 export interface Delivery {
   /** Identifies the delivery across retries and duplicates. */
@@ -47,6 +67,8 @@ export interface Delivery {
 export interface PaymentApi {
   /** The session data field that holds `serviceId`. */
   readonly idField: string
+  /** Names the service account (API address and merchant, nothing secret), so that state kept for one account is never used with another. */
+  readonly account: string
   readonly attestor: Attestor
   /** Verifies (embedded) and parses a delivery; undefined, logged, for one to ignore. */
   parseDelivery(payload: ProviderWebhookPayload["payload"]): Delivery | undefined
@@ -56,6 +78,14 @@ export interface PaymentApi {
   refundOrphan(observation: PaymentObservation, why: string): Promise<void>
   /** Whether the reconciliation job should read this session again: it could still change, or is paid and awaits its order. */
   reconcilable(session: UnsettledSession, now: number): boolean
+  /**
+   * One page of the service's own payments (hosted `GET /transactions`, embedded
+   * `GET /v1/payment-intents`), starting at `position` (opaque; undefined to
+   * start at `since`, or where the provider's list begins). Only payments
+   * created at or after `since` (ms) matter; older ones may be returned and are
+   * skipped by the caller.
+   */
+  listPayments(position: string | undefined, since: number, now: number): Promise<ListedPage>
   /** Re-reads a refund and returns the payment data updated with it (embedded refunds settle later). */
   refundUpdate?(refundId: string, paymentData: Record<string, unknown>): Promise<Record<string, unknown>>
 }

@@ -3,13 +3,19 @@ import { constructEvent, EmbeddedCardClient, type PaymentIntent, type Refund, SI
 import { NotFoundError } from "../../lib/http"
 import { untrusted } from "../../lib/log"
 import { Attestor } from "../core/attestation"
-import type { Delivery, PaymentApi, PaymentObservation, UnsettledSession } from "../core/payment-api"
+import type { Delivery, ListedPage, PaymentApi, PaymentObservation, UnsettledSession } from "../core/payment-api"
 import type { ResolvedEmbeddedCardOptions } from "./options"
 import type { EmbeddedSessionData } from "./session-data"
 import { WEBHOOK_ACTION } from "./status-map"
 
 /** How long an intent nobody reported on is worth reading again. */
 const OPEN_INTENT_MS = 60 * 60_000
+/** The largest page the list allows (spec 8). */
+const LIST_LIMIT = 100
+/** A session last read in one of these has nothing more to learn (`succeeded` still waits for its order). */
+const CLOSED: ReadonlySet<string> = new Set(["failed", "canceled"])
+/** Statuses in which the shopper can still pay. */
+const AWAITING_CARD: ReadonlySet<string> = new Set(["created", "requiresPaymentMethod", "requiresAction"])
 
 /**
  * The embedded-card API as the provider and the event pipeline use it: the
@@ -27,6 +33,11 @@ export class EmbeddedCardApi implements PaymentApi {
   ) {
     this.client = new EmbeddedCardClient({ secretKey: options.secretKey, baseUrl: options.apiBaseUrl, timeouts: options.timeouts, logger })
     this.attestor = new Attestor(options.secretKey)
+  }
+
+  /** The publishable key names the account and is public. */
+  get account(): string {
+    return `${this.options.apiBaseUrl}#${this.options.publishableKey}`
   }
 
   parseDelivery(payload: ProviderWebhookPayload["payload"]): Delivery | undefined {
@@ -85,10 +96,45 @@ export class EmbeddedCardApi implements PaymentApi {
    */
   reconcilable({ status, data, createdAt }: UnsettledSession, now: number): boolean {
     const session = data as Partial<EmbeddedSessionData>
-    if (!session.paymentIntentId) {
+    if (!session.paymentIntentId || (session.status && CLOSED.has(session.status))) {
       return false
     }
     return status === "pending_authorization" || session.status === "succeeded" || session.status === "processing" || now - createdAt.getTime() < OPEN_INTENT_MS
+  }
+
+  /**
+   * One page of `GET /v1/payment-intents` (newest first, 100 a page). The spec
+   * gives the list only `createdGte`/`createdLte` (unix seconds), so a
+   * position is `"<gte>"` for a run that starts there, or `"<gte>..<lte>"` for
+   * the next, older page of the same walk; the second holding the page's
+   * oldest intent is read again, and the caller drops the repeats by id.
+   */
+  async listPayments(position: string | undefined, since: number, now: number): Promise<ListedPage> {
+    const floor = Math.floor(since / 1000)
+    const match = /^(\d{1,12})(?:\.\.(\d{1,12}))?$/.exec(position ?? "")
+    const gte = Math.max(floor, match ? Number(match[1]) : floor)
+    const lte = match?.[2] === undefined ? undefined : Number(match[2])
+    const page = await this.client.paymentIntents.list({ createdGte: gte, ...(lte === undefined ? {} : { createdLte: lte }), limit: LIST_LIMIT })
+    const intents = page.items.filter((intent) => intent.currency.toUpperCase() === "TWD")
+    const oldest = page.items.reduce((min, intent) => Math.min(min, intent.created), lte ?? Number.MAX_SAFE_INTEGER)
+    let next: string | undefined
+    if (page.hasMore && page.items.length) {
+      if (oldest === lte) {
+        // A whole page created within one second: the list cannot go past it without skipping the rest of that second.
+        this.logger.warn(`embedded-card: more than ${LIST_LIMIT} payment intents were created in the second ${oldest}; the sweep skips the rest of it`)
+      }
+      next = `${gte}..${oldest === lte ? oldest - 1 : oldest}`
+    }
+    return {
+      payments: intents.map((intent) => ({
+        observation: this.observation(intent),
+        createdAt: intent.created * 1000,
+        holdsMoney: intent.status === "succeeded" && intent.amountRefundable > 0,
+        open: intent.status === "processing" || (AWAITING_CARD.has(intent.status) && now - intent.created * 1000 < OPEN_INTENT_MS),
+      })),
+      at: String(page.items.length ? oldest : gte),
+      next,
+    }
   }
 
   async refundOrphan(observation: PaymentObservation, why: string): Promise<void> {

@@ -1,12 +1,12 @@
 import type { Logger, ProviderWebhookPayload } from "@medusajs/framework/types"
-import { HostedCheckoutClient, type HostedNotification, parseNotification, type Transaction, transactionIdSchema } from "../../lib/hosted"
+import { HostedCheckoutClient, type HostedNotification, PAGE_VALIDITY_MS, parseNotification, type Transaction, transactionIdSchema } from "../../lib/hosted"
 import { InvalidRequestError, NotFoundError } from "../../lib/http"
 import { untrusted } from "../../lib/log"
 import { Attestor } from "../core/attestation"
-import type { Delivery, PaymentApi, PaymentObservation, UnsettledSession } from "../core/payment-api"
+import type { Delivery, ListedPage, PaymentApi, PaymentObservation, UnsettledSession } from "../core/payment-api"
 import type { ResolvedHostedCheckoutOptions } from "./options"
 import { type HostedSessionData, transactionFacts } from "./session-data"
-import { PAID, WEBHOOK_ACTION } from "./status-map"
+import { FINAL, PAID, WEBHOOK_ACTION } from "./status-map"
 
 /** A page can be paid until it expires, plus 3-D Secure's 10 minutes and some slack. */
 const PAGE_GRACE_MS = 20 * 60_000
@@ -37,6 +37,10 @@ export class HostedCheckoutApi implements PaymentApi {
       logger,
     })
     this.attestor = new Attestor(options.apiToken)
+  }
+
+  get account(): string {
+    return `${this.options.apiBaseUrl}#${this.options.merchantId}`
   }
 
   parseDelivery(payload: ProviderWebhookPayload["payload"]): Delivery | undefined {
@@ -94,21 +98,44 @@ export class HostedCheckoutApi implements PaymentApi {
     }
   }
 
+  /**
+   * A session whose last read was final (failed, expired, cancelled, refunded)
+   * has nothing more to learn; a paid one waits for its order; an awaiting
+   * code until a day after its deadline; an open page until 20 minutes after
+   * it expired.
+   */
   reconcilable({ status, data }: UnsettledSession, now: number): boolean {
     const session = data as Partial<HostedSessionData>
-    if (!session.transactionId) {
+    if (!session.transactionId || (session.status && FINAL.has(session.status))) {
       return false
     }
     if (session.status && PAID.has(session.status)) {
       return true
     }
     if (status === "pending_authorization") {
-      const info = session.paymentInfo
-      const deadline = typeof info === "object" && info && "expiredAt" in info ? Date.parse(String(info.expiredAt)) : Number.NaN
+      const deadline = codeDeadline(session.paymentInfo)
       return Number.isNaN(deadline) || now < deadline + CODE_GRACE_MS
     }
     const expires = Date.parse(session.expiresAt ?? "")
     return Number.isNaN(expires) || now < expires + PAGE_GRACE_MS
+  }
+
+  /**
+   * One page of `GET /transactions` (spec 4.8: 50 a page, oldest first in the
+   * sandbox; the order is not specified). The position is the service's own
+   * opaque page marker, so a later run resumes where this one stood.
+   */
+  async listPayments(position: string | undefined, _since: number, now: number): Promise<ListedPage> {
+    const page = await this.client.transactions.listPage({ page: position })
+    const payments = page.transactions
+      .filter((tx) => tx.merchantId === this.options.merchantId && (!tx.currency || tx.currency.toLowerCase() === "twd"))
+      .map((tx) => {
+        const created = Date.parse(tx.createdAt ?? "")
+        // Without a creation time the transaction counts as new: the window keeps it, once.
+        const createdAt = Number.isNaN(created) ? now : created
+        return { observation: this.observation(tx), createdAt, holdsMoney: PAID.has(tx.status) && !tx.refundAmount, open: stillOpen(tx, createdAt, now) }
+      })
+    return { payments, at: position, next: page.page ?? undefined }
   }
 
   /**
@@ -137,4 +164,21 @@ export class HostedCheckoutApi implements PaymentApi {
   productLine(amount: number) {
     return { productionCode: "ORDER", description: this.options.productDescription, quantity: 1, unit: "order", unitPrice: amount }
   }
+}
+
+/** The payment deadline of an issued cvs/atm code; NaN when the read does not give one. */
+function codeDeadline(info: unknown): number {
+  return typeof info === "object" && info && "expiredAt" in info ? Date.parse(String(info.expiredAt)) : Number.NaN
+}
+
+/** Whether the shopper can still pay (or the code still expire) without the store doing anything. */
+function stillOpen(tx: Transaction, createdAt: number, now: number): boolean {
+  if (tx.status === "initiated") {
+    return now < createdAt + PAGE_VALIDITY_MS.checkout + PAGE_GRACE_MS
+  }
+  if (tx.status === "charging") {
+    const deadline = codeDeadline(tx.paymentInfo)
+    return Number.isNaN(deadline) || now < deadline + CODE_GRACE_MS
+  }
+  return false
 }

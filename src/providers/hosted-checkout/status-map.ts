@@ -42,3 +42,6 @@ export const WEBHOOK_ACTION: Readonly<Record<TransactionStatus, PaymentActions>>
 
 /** Statuses in which the shopper's money is with the merchant. */
 export const PAID: ReadonlySet<TransactionStatus> = new Set(["charged", "claimed"])
+
+/** Statuses after which a session has nothing more to learn from the service: failed or expired unpaid, cancelled, money returned. */
+export const FINAL: ReadonlySet<TransactionStatus> = new Set(["failed", "cancelled", "refunding", "refunded", "refundedPostPayout"])

@@ -47,11 +47,15 @@ describe("decide: what one fresh read means for the store", () => {
     // A code issued for later payment.
     ["code issued, no order", read(issued), session(), apply({ record: true, completeCart: true })],
     ["code issued, order placed", read(issued), session({ order: { id: "order_1", status: "pending" } }), apply({ record: true })],
+    ["code issued, order placed, already recorded", read(issued), session({ data: { transactionId: "tx_1", status: "charging" }, order: { id: "order_1", status: "pending" } }), { kind: "ignore", level: "debug" }],
+    ["code issued and recorded, no order yet (a fresh seal for the completion)", read(issued), session({ data: { transactionId: "tx_1", status: "charging" } }), apply({ record: true, completeCart: true })],
     // Failed or expired.
     ["failed, no order", read(failed), session(), apply({ record: true })],
     ["expired, order awaiting", read(failed), session({ order: { id: "order_1", status: "pending" } }), apply({ record: true, cancelOrder: true })],
     ["expired, order already cancelled", read(failed), session({ order: { id: "order_1", status: "canceled" } }), apply({ record: true })],
-    ["failed after a payment was recorded", read(failed), session({ order: { id: "order_1", status: "pending" }, payment: { id: "pay_1", canceled: false } }), apply({})],
+    ["failed after a payment was recorded", read(failed), session({ order: { id: "order_1", status: "pending" }, payment: { id: "pay_1", canceled: false } }), { kind: "ignore", level: "debug" }],
+    ["failed, already recorded (a re-read of a final state is no news)", read(failed), session({ data: { transactionId: "tx_1", status: "failed" } }), { kind: "ignore", level: "debug" }],
+    ["expired and recorded, order still awaiting (its cancel failed before)", read(failed), session({ data: { transactionId: "tx_1", status: "failed" }, order: { id: "order_1", status: "pending" } }), apply({ cancelOrder: true })],
     // Nothing yet.
     ["page not paid yet", read({ status: "initiated", action: PaymentActions.REQUIRES_MORE, paid: false }), session({ data: { transactionId: "tx_1", status: "initiated" } }), { kind: "ignore", level: "debug" }],
     ["refunded since the last read (the store could not fulfil)", read({ status: "refunded", action: PaymentActions.NOT_SUPPORTED, paid: false }), session({ data: { transactionId: "tx_1", status: "charged" } }), apply({ record: true })],
