@@ -20,6 +20,8 @@ interface CartFacts {
 }
 
 const FIELDS = [
+  // A cart-level total makes the cart module compute the lines' totals too.
+  "cart.total",
   "cart.email",
   "cart.billing_address.first_name",
   "cart.billing_address.last_name",
