@@ -40,6 +40,9 @@ function positiveNumber(name: string, fallback: number): number {
   return value
 }
 
+/** The plugin's intake of notifications and webhooks; the tests shorten the 5 s wait (jest.config.js). */
+const deliveries = { delayMs: positiveNumber("TW_DELIVERY_DELAY_MS", 5_000) }
+
 function productionModules(url: string) {
   return [
     {
@@ -114,6 +117,7 @@ module.exports = defineConfig({
               storefrontUrl: process.env.STOREFRONT_URL || "http://localhost:8000",
               einvoice: process.env.TW_EINVOICE === "true",
               reconciliation: { enabled: process.env.TW_RECONCILIATION !== "off" },
+              deliveries,
             },
           },
           {
@@ -129,11 +133,14 @@ module.exports = defineConfig({
               sdkIntegrity: process.env.TW_EMBEDDED_SDK_INTEGRITY || undefined,
               storefrontUrl: process.env.STOREFRONT_URL || "http://localhost:8000",
               reconciliation: { enabled: process.env.TW_RECONCILIATION !== "off" },
+              deliveries,
             },
           },
         ],
       },
     },
+    // Subscriptions: a store that installed the package gets this module from the plugin itself.
+    { resolve: "./src/modules/tw-subscription" },
     ...(redisUrl ? productionModules(redisUrl) : []),
   ],
 })

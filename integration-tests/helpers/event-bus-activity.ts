@@ -3,8 +3,8 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
 
 /**
- * What the test app's event bus still has to do. Core's webhook route answers
- * 200 at once and hands the delivery to the bus with a 5 s delay, so neither
+ * What the test app's event bus still has to do. The plugin's delivery intake
+ * answers 200 at once and hands the delivery to the bus with a delay, so neither
  * the sender nor the test can see when the store has acted on it; this counts
  * it instead:
  * - events handed to the bus and not yet published (waiting for their delay);

@@ -32,9 +32,9 @@ async function runDueDeliveries(controlUrl: string) {
 /**
  * Waits until nothing more happens by itself: the sandbox has made every
  * notification and webhook delivery due now, and the store has acted on every
- * event it took in (core hands a payment webhook to its subscribers 5 s after
- * it arrives). Rounds repeat while acting produces new deliveries (a refund's
- * notification, say). Work the sandbox has scheduled for later (retries, delay
+ * event it took in (the plugin's intake hands a delivery to its subscriber
+ * after a delay, TW_DELIVERY_DELAY_MS). Rounds repeat while acting produces
+ * new deliveries (a refund's notification, say). Work the sandbox has scheduled for later (retries, delay
  * faults, held notifications) is not waited for.
  *
  * Use it before asserting that something did not happen, and at the end of a

@@ -14,6 +14,7 @@ export interface PluginProvider {
   identifier: ProviderIdentifier
   api: PaymentApi
   reconciliation: { enabled: boolean; maxPerRun: number; requestsPerSecond: number }
+  deliveries: { delayMs: number; attempts: number }
 }
 
 type ProviderEntry = { resolve?: unknown; id: string; options?: unknown }
@@ -46,11 +47,20 @@ function build(entry: ProviderEntry, logger: Logger): PluginProvider[] {
   const resolve = typeof entry.resolve === "string" ? entry.resolve : ""
   if (/providers\/hosted-checkout\/?$/.test(resolve)) {
     const options = parseHostedCheckoutOptions(entry.options)
-    return [{ key: providerKey("hosted-checkout", entry.id), identifier: "hosted-checkout", api: new HostedCheckoutApi(options, logger), reconciliation: options.reconciliation }]
+    return [plugin("hosted-checkout", entry.id, new HostedCheckoutApi(options, logger), options)]
   }
   if (/providers\/embedded-card\/?$/.test(resolve)) {
     const options = parseEmbeddedCardOptions(entry.options)
-    return [{ key: providerKey("embedded-card", entry.id), identifier: "embedded-card", api: new EmbeddedCardApi(options, logger), reconciliation: options.reconciliation }]
+    return [plugin("embedded-card", entry.id, new EmbeddedCardApi(options, logger), options)]
   }
   return []
+}
+
+function plugin(
+  identifier: ProviderIdentifier,
+  id: string,
+  api: PaymentApi,
+  { reconciliation, deliveries }: Pick<PluginProvider, "reconciliation" | "deliveries">
+): PluginProvider {
+  return { key: providerKey(identifier, id), identifier, api, reconciliation, deliveries }
 }

@@ -23,6 +23,20 @@ export const reconciliationSchema = z
   })
   .prefault({})
 
+/**
+ * How the store takes in the service's notifications and webhooks. Core's
+ * webhook route waits a fixed 5 s with 3 attempts (2.21 ignores the payment
+ * module's `webhook_delay` / `webhook_retries`); the plugin's intake uses these.
+ */
+export const deliveriesSchema = z
+  .strictObject({
+    /** Wait before handling a delivery, so a shopper's own checkout usually finishes first (either order is safe). */
+    delayMs: z.int().min(0).max(60_000).default(5_000),
+    /** Event-bus attempts (Redis) before a delivery is left to the reconciliation job. */
+    attempts: z.int().min(1).max(10).default(3),
+  })
+  .prefault({})
+
 /** A storefront path a shopper may be sent back to: same origin, no query, no scheme-relative `//host`. */
 export const storefrontPath = z
   .string()

@@ -1,5 +1,5 @@
 import { z } from "zod"
-import { absoluteUrl, parseOptions, reconciliationSchema, timeoutsSchema } from "../core/options"
+import { absoluteUrl, deliveriesSchema, parseOptions, reconciliationSchema, timeoutsSchema } from "../core/options"
 const webhookSecret = z.string().regex(/^whsec_\S{48}$/, "must be a whsec_ signing secret of 54 characters")
 
 export const embeddedCardOptionsSchema = z.strictObject({
@@ -29,6 +29,8 @@ export const embeddedCardOptionsSchema = z.strictObject({
   description: z.string().max(1000).optional(),
   timeouts: timeoutsSchema,
   reconciliation: reconciliationSchema,
+  /** Delay and attempts of the plugin's intake of notifications/webhooks (see core/options.ts). */
+  deliveries: deliveriesSchema,
 })
 
 export type EmbeddedCardOptions = z.input<typeof embeddedCardOptionsSchema>

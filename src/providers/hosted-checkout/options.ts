@@ -1,5 +1,5 @@
 import { z } from "zod"
-import { absoluteUrl, parseOptions, reconciliationSchema, timeoutsSchema } from "../core/options"
+import { absoluteUrl, deliveriesSchema, parseOptions, reconciliationSchema, timeoutsSchema } from "../core/options"
 
 export const PAYMENT_METHODS = ["card", "cvs", "atm", "linePay"] as const
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number]
@@ -31,6 +31,8 @@ export const hostedCheckoutOptionsSchema = z.strictObject({
   productDescription: z.string().min(1).max(100).default("Order"),
   timeouts: timeoutsSchema,
   reconciliation: reconciliationSchema,
+  /** Delay and attempts of the plugin's intake of notifications/webhooks (see core/options.ts). */
+  deliveries: deliveriesSchema,
 })
 
 export type HostedCheckoutOptions = z.input<typeof hostedCheckoutOptionsSchema>

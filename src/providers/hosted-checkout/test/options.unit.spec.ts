@@ -18,6 +18,7 @@ describe("hosted-checkout options", () => {
       failurePath: "/checkout/hosted/failed",
       einvoice: false,
       reconciliation: { enabled: true, maxPerRun: 50, requestsPerSecond: 5 },
+      deliveries: { delayMs: 5_000, attempts: 3 },
     })
   })
 
@@ -29,6 +30,8 @@ describe("hosted-checkout options", () => {
     [{ ...valid, allowedMethods: ["card", "bitcoin"] }, "allowedMethods"],
     [{ ...valid, failurePath: "/failed?x=1" }, "failurePath"],
     [{ ...valid, reconciliation: { maxPerRun: 0 } }, "reconciliation.maxPerRun"],
+    [{ ...valid, deliveries: { delayMs: -1 } }, "deliveries.delayMs"],
+    [{ ...valid, deliveries: { attempts: 0 } }, "deliveries.attempts"],
     [{ ...valid, apiKey: "typo" }, "apiKey"],
   ])("refuses bad options at boot with a message naming them (%#)", (options, field) => {
     expect(() => HostedCheckoutProviderService.validateOptions(options as Record<string, unknown>)).toThrow(field)
