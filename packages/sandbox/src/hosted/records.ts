@@ -66,6 +66,8 @@ export interface RefundRecord {
   requestedAt: string
   resolvedAt?: string
   remitInfo?: RemitInfo
+  /** The invoice allowance lines (`productDetails`) of a refund of an invoiced transaction. */
+  allowance?: ProductDetail[]
 }
 
 /** Fields the create endpoints share (spec 2.3) as stored. */

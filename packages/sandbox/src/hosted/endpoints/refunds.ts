@@ -2,7 +2,7 @@ import { z } from "zod"
 import { type HostedContext, JOBS, TIMINGS } from "../context"
 import { HostedError, stateError, systemError, validationError } from "../envelope"
 import { refundId, TRANSACTION_HID_PATTERN } from "../ids"
-import type { HostedTransaction, RefundRecord, RemitInfo } from "../records"
+import type { HostedTransaction, ProductDetail, RefundRecord, RemitInfo } from "../records"
 import { addWorkingDays } from "../taipei-time"
 import { cardBehaviour } from "../test-cards"
 import { isPaid, moveTo } from "../transactions"
@@ -77,6 +77,9 @@ export function refundTransaction(ctx: HostedContext, call: HostedCall) {
     throw new HostedError(400, "R0001", "Refund rejected by the acquirer")
   }
   const refund: RefundRecord = { id: refundId(), amount, status: "refunded", reason: input.reason, requestedAt: now }
+  if (tx.invoiced) {
+    refund.allowance = input.productDetails as ProductDetail[]
+  }
   if (tx.paymentMethod === "cvs" || tx.paymentMethod === "atm") {
     refund.status = "refunding"
     refund.remitInfo = input.remitInfo as RemitInfo
