@@ -1,12 +1,11 @@
 import { Modules } from "@medusajs/framework/utils"
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { createCartWorkflow } from "@medusajs/medusa/core-flows"
 import {
   adminToken,
   capturedOrder,
   card,
   completeCart,
   control,
-  createCart,
   paymentsOf,
   payPage,
   REFUND_REJECTED_CARD,
@@ -16,13 +15,36 @@ import {
   SUCCESS_CARD,
   useSandbox,
 } from "../helpers/hosted-store"
+import { storeTestRunner } from "../helpers/store-runner"
 
 jest.setTimeout(180_000)
 const env = useSandbox()
+// The store issues e-invoices (as does the sandbox's merchant, below): every refund here needs its allowance lines.
+beforeAll(() => {
+  process.env.TW_EINVOICE = "true"
+})
+
+/** The invoiced lines of a test cart: tea x 2 and cakes x 1 making `amount` TWD. */
+const cartLines = (amount: number) => {
+  const tea = Math.floor(amount / 4)
+  return [
+    { title: "Oolong tea", unit_price: tea, quantity: 2, requires_shipping: false },
+    { title: "Pineapple cakes", unit_price: amount - 2 * tea, quantity: 1, requires_shipping: false },
+  ]
+}
+/** The error answer of a store call that must be refused. */
+const refused = (call: Promise<unknown>) =>
+  call.then(
+    () => {
+      throw new Error("the store accepted what it should refuse")
+    },
+    (e: { response: { status: number; data: { message: string } } }) => e.response
+  )
+const sum = (lines: Array<{ quantity: number; unitPrice: number }>) => lines.reduce((total, line) => total + line.quantity * line.unitPrice, 0)
 
 const REMITTANCE = { bankCode: "004", bankName: "Bank of Taiwan", branchCode: "0037", branchName: "Xinyi", account: "123456789012", accountName: "Lin Mei" }
 
-medusaIntegrationTestRunner({
+storeTestRunner({
   inApp: true,
   env: {},
   testSuite: ({ api, getContainer }) => {
@@ -31,12 +53,28 @@ medusaIntegrationTestRunner({
     beforeEach(async () => {
       store = await seedStore(getContainer(), env.sandbox, api.defaults.baseURL)
       admin = await adminToken(api, getContainer())
+      await control(env.sandbox, "PATCH", `/merchants/${env.sandbox.defaultMerchant.merchantId}`, { einvoiceActive: true })
     })
 
+    /** A cart of two lines worth `amount`, with the buyer's email and billing name (what the e-invoice is sent to). */
+    async function invoicedCart(amount: number, billingName: { first_name?: string; last_name?: string } = { first_name: "Mei", last_name: "Lin" }) {
+      const { result } = await createCartWorkflow(getContainer()).run({
+        input: {
+          region_id: store.regionId,
+          sales_channel_id: store.salesChannelId,
+          currency_code: "twd",
+          email: "shopper@example.test",
+          billing_address: { ...billingName, address_1: "No. 7, Xinyi Road", city: "Taipei City", country_code: "tw" },
+          items: cartLines(amount),
+        },
+      })
+      return result
+    }
+
     /** A placed order paid by card (or cvs, paid at the store), and its payment. */
-    async function paidOrder(amount: number, how: "card" | "cvs" = "card", cardNumber = SUCCESS_CARD) {
-      const cart = await createCart(getContainer(), store, amount)
-      const { session } = await startPayment(api, store, cart.id, how === "cvs" ? { methods: ["cvs"] } : {})
+    async function paidOrder(amount: number, how: "card" | "cvs" = "card", cardNumber = SUCCESS_CARD, invoice?: Record<string, unknown>) {
+      const cart = await invoicedCart(amount)
+      const { session } = await startPayment(api, store, cart.id, { ...(how === "cvs" ? { methods: ["cvs"] } : {}), ...(invoice ? { invoice } : {}) })
       if (how === "cvs") {
         await payPage(session.data.checkoutUrl, { method: "cvs", cvsName: "7-ELEVEN" })
         await completeCart(api, store, cart.id)
@@ -162,6 +200,68 @@ medusaIntegrationTestRunner({
         const res = await refund(payment.id, 650)
         expect(res.status).toBe(200)
         expect(await transaction(transactionId)).toMatchObject({ status: "refunded", refundAmount: 650 })
+      })
+    })
+
+    describe("e-invoice (spec 2.3, 4.10)", () => {
+      it("the checkout is invoiced on the cart's lines, to the billing name and email", async () => {
+        const { transactionId } = await paidOrder(1000)
+        const tx = await transaction(transactionId)
+        expect(tx).toMatchObject({ invoiced: true, userName: "Mei Lin", userEmail: "shopper@example.test" })
+        expect(tx.productDetails).toEqual([
+          { productionCode: expect.any(String), description: "Oolong tea", quantity: 2, unit: "item", unitPrice: 250 },
+          { productionCode: expect.any(String), description: "Pineapple cakes", quantity: 1, unit: "item", unitPrice: 500 },
+        ])
+      })
+
+      it("a full refund's allowance is the invoiced lines", async () => {
+        const { payment, transactionId } = await paidOrder(1000)
+        expect((await refund(payment.id, 1000)).status).toBe(200)
+        const tx = await transaction(transactionId)
+        expect(tx.refund.allowance).toEqual(tx.productDetails)
+        expect(sum(tx.refund.allowance)).toBe(1000)
+      })
+
+      it("a partial refund's allowance shares the refund by line, in whole TWD summing exactly to it", async () => {
+        const { payment, transactionId } = await paidOrder(1000)
+        expect((await refund(payment.id, 333)).status).toBe(200)
+        const tx = await transaction(transactionId)
+        expect(tx).toMatchObject({ status: "refunded", refundAmount: 333 })
+        // 333 of 1000: tea 500 -> 166.5 -> 166, cakes take the rest, 167.
+        expect(tx.refund.allowance).toEqual([
+          { productionCode: expect.any(String), description: "Oolong tea", quantity: 1, unit: "item", unitPrice: 166 },
+          { productionCode: expect.any(String), description: "Pineapple cakes", quantity: 1, unit: "item", unitPrice: 167 },
+        ])
+        expect(sum(tx.refund.allowance)).toBe(333)
+      })
+
+      it("the admin payment details show the invoice choice, a personal carrier masked", async () => {
+        const barcode = { invoiceType: "cloud", carrierType: "3J0002", carrierId: "/ABC+1.7" }
+        const { payment } = await paidOrder(600, "card", SUCCESS_CARD, barcode)
+        const res = await api.get(`/admin/tw-payments/${payment.id}`, { headers: admin })
+        expect(res.data.payment.invoice).toEqual({ invoice_type: "cloud", label: "Mobile barcode", carrier: "*****1.7" })
+        expect(JSON.stringify(res.data)).not.toContain("/ABC+1.7")
+
+        const company = { invoiceType: "company", buyerIdentifier: "10458574", buyerName: "Taipei Tea Co." }
+        const second = await paidOrder(700, "card", SUCCESS_CARD, company)
+        const shown = await api.get(`/admin/tw-payments/${second.payment.id}`, { headers: admin })
+        expect(shown.data.payment.invoice).toEqual({ invoice_type: "company", label: "Company (tax id)", tax_id: "10458574", company_name: "Taipei Tea Co." })
+      })
+
+      it("a barcode the tax authority does not know (INVALID_CARRIER_ID) reaches the shopper as a message naming the field", async () => {
+        const cart = await invoicedCart(500)
+        const res = await refused(startPayment(api, store, cart.id, { invoice: { invoiceType: "cloud", carrierType: "3J0002", carrierId: "/AAAAAAA" } }))
+        expect(res.status).toBe(400)
+        expect(res.data.message).toMatch(/e-invoice carrier was not accepted \(invoice\.carrierId\)/)
+      })
+
+      it("a cart without a billing name is refused before any call, naming what is missing", async () => {
+        const before = (await control(env.sandbox, "GET", "/transactions")).transactions.length
+        const cart = await invoicedCart(500, {})
+        const res = await refused(startPayment(api, store, cart.id))
+        expect(res.status).toBe(400)
+        expect(res.data.message).toMatch(/buyer's name and email; this cart has no name/)
+        expect((await control(env.sandbox, "GET", "/transactions")).transactions.length).toBe(before)
       })
     })
   },
