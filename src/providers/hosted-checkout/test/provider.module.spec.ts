@@ -78,8 +78,35 @@ moduleIntegrationTestRunner<IPaymentModuleService>({
       expect(await transactionCount()).toBe(before)
     })
 
-    it("e-invoice: needs the buyer's name and email, and says so", async () => {
-      await expect(session(500, {}, "twd", false)).rejects.toThrow(/buyer's name and email/)
+    it("e-invoice: needs the buyer's name and email, and says which is missing", async () => {
+      await expect(session(500, {}, "twd", false)).rejects.toThrow(/buyer's name and email; this cart has no name and no email/)
+      await expect(session(500, { buyer: { name: "Mei Lin" } }, "twd", false)).rejects.toThrow(/this cart has no email/)
+    })
+
+    it.each([
+      ["a short mobile barcode", { invoiceType: "cloud", carrierType: "3J0002", carrierId: "/ABC12" }, /invoice\.carrierId: must be a mobile barcode/],
+      ["a lower-case mobile barcode", { invoiceType: "cloud", carrierType: "3J0002", carrierId: "/abc1234" }, /invoice\.carrierId/],
+      ["a malformed certificate", { invoiceType: "cloud", carrierType: "CQ0001", carrierId: "A123456789012345" }, /invoice\.carrierId: must be a natural-person certificate/],
+      ["a cloud invoice without carrier type", { invoiceType: "cloud" }, /invoice\.carrierType: is required/],
+      ["a wrong check digit", { invoiceType: "company", buyerIdentifier: "22099132" }, /invoice\.buyerIdentifier: must be an 8-digit company tax id/],
+      ["a 7-digit tax id", { invoiceType: "company", buyerIdentifier: "2209913" }, /invoice\.buyerIdentifier/],
+      ["a company invoice without tax id", { invoiceType: "company" }, /invoice\.buyerIdentifier: is required/],
+      ["an unknown invoice type", { invoiceType: "paper" }, /invoice\.invoiceType/],
+    ])("e-invoice: refuses %s, naming the field, before calling the service", async (_what, invoice, message) => {
+      const before = await transactionCount()
+      await expect(session(800, { invoice })).rejects.toThrow(message)
+      expect(await transactionCount()).toBe(before)
+    })
+
+    it("e-invoice: a new amount makes a new page with the same invoice choice and buyer", async () => {
+      const invoice = { invoiceType: "company", buyerIdentifier: "10458574", buyerName: "Taipei Tea Co." }
+      const created = await session(900, { invoice, buyer: { name: "Mei Lin", email: "mei@example.test" } }, "twd", false)
+      const updated = await service.updatePaymentSession({ id: created.id, amount: 1100, currency_code: "twd", data: created.data as Record<string, unknown> })
+      const data = updated.data as { transactionId: string; invoiceLines: unknown }
+      expect(data.transactionId).not.toBe((created.data as { transactionId: string }).transactionId)
+      const tx = await control(sandbox, "GET", `/transactions/${data.transactionId}`)
+      expect(tx).toMatchObject({ amount: 1100, invoiceInfo: invoice, userName: "Mei Lin", userEmail: "mei@example.test" })
+      expect(data.invoiceLines).toEqual(tx.productDetails)
     })
 
     it("e-invoice: sends the customer's name and email, keeps session data public, and refunds with productDetails", async () => {
@@ -87,7 +114,9 @@ moduleIntegrationTestRunner<IPaymentModuleService>({
       const data = created.data as { checkoutUrl: string; transactionId: string }
       // The storefront's own `invoice` is kept by Medusa next to what the provider returned.
       // As the storefront receives it (JSON): keys a new checkout clears are gone.
-      expect(Object.keys(JSON.parse(JSON.stringify(data))).sort()).toEqual(["amount", "checkoutUrl", "expiresAt", "invoice", "session_id", "status", "transactionHid", "transactionId"].sort())
+      expect(Object.keys(JSON.parse(JSON.stringify(data))).sort()).toEqual(
+        ["amount", "checkoutUrl", "expiresAt", "invoice", "invoiceLines", "session_id", "status", "transactionHid", "transactionId"].sort()
+      )
       expect(JSON.stringify(created)).not.toContain(sandbox.defaultMerchant.token)
 
       const tx = await control(sandbox, "GET", `/transactions/${data.transactionId}`)
@@ -104,7 +133,7 @@ moduleIntegrationTestRunner<IPaymentModuleService>({
       // (PRODUCT_DETAILS_REQUIRED): this passes only because the provider sends them.
       await service.refundPayment({ payment_id: payment.id, amount: 400 })
       const refunded = await control(sandbox, "GET", `/transactions/${data.transactionId}`)
-      expect(refunded).toMatchObject({ status: "refunded", refundAmount: 400 })
+      expect(refunded).toMatchObject({ status: "refunded", refundAmount: 400, refund: { allowance: [{ quantity: 1, unitPrice: 400 }] } })
     })
 
     it("authorize refuses a transaction that belongs to another session", async () => {
