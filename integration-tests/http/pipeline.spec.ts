@@ -1,12 +1,17 @@
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import reconcileTwPayments from "../../src/jobs/reconcile-tw-payments"
 import { processTwPaymentWorkflow } from "../../src/workflows"
 import {
   card,
+  confirmCard,
   control,
   createCart,
+  EMBEDDED_PROVIDER_ID,
   expectOneCapturedOrder,
   HOOK_PATH,
+  orderOfCart,
+  paymentsOf,
   payPage,
   PROVIDER_KEY,
   seedStore,
@@ -17,6 +22,7 @@ import {
   transactionReads,
   useSandbox,
 } from "../helpers/hosted-store"
+import { storeTestRunner } from "../helpers/store-runner"
 
 jest.setTimeout(240_000)
 // Reads are counted here: the scheduled reconciliation must not add its own.
@@ -28,7 +34,7 @@ const env = useSandbox()
  * direct runs (as the reconciliation job makes them) idempotent, and
  * unverified input never shaping the log.
  */
-medusaIntegrationTestRunner({
+storeTestRunner({
   inApp: true,
   env: {},
   testSuite: ({ api, getContainer }) => {
@@ -68,6 +74,77 @@ medusaIntegrationTestRunner({
       expect(after.id).toBe(order.id)
       const tx = await control(env.sandbox, "GET", `/transactions/${session.data.transactionId}`)
       expect(tx.status).toBe("charged")
+      expect(tx.refundAmount ?? 0).toBe(0)
+    })
+
+    /** How often the store called one endpoint of the sandbox (`POST /refunds/{transactionHid}`, …). */
+    const calls = async (api: "hosted" | "embedded", endpoint: string) =>
+      ((await control(env.sandbox, "GET", `/api-calls?api=${api}`)).apiCalls as Array<{ endpoint: string; calls: number }>)
+        .filter((c) => c.endpoint === endpoint)
+        .reduce((n, c) => n + c.calls, 0)
+    /** The session table, as the test database has it (to age or remove a session behind the store's back). */
+    const sql = (container: MedusaContainer) => container.resolve(ContainerRegistrationKeys.PG_CONNECTION)
+
+    it("the job's service sweep refunds a page paid after its session was replaced, with every notification lost, exactly once", async () => {
+      await control(env.sandbox, "POST", "/faults", { kind: "drop", purpose: "charge", count: 10 })
+      const cart = await createCart(getContainer(), store, 900)
+      const { collectionId, session: replaced } = await startPayment(api, store, cart.id)
+      // The shopper restarts checkout: the store replaces the session; the first page stays open at the service.
+      const { session } = await startPayment(api, store, cart.id)
+      expect(session.id).not.toBe(replaced.id)
+      await payPage(replaced.data.checkoutUrl, card(SUCCESS_CARD))
+      const paid = await control(env.sandbox, "GET", `/transactions/${replaced.data.transactionId}`)
+      expect(paid.status).toBe("charged")
+
+      const refunds = await calls("hosted", "POST /refunds/{transactionHid}")
+      await reconcileTwPayments(getContainer(), { force: true })
+      const tx = await control(env.sandbox, "GET", `/transactions/${replaced.data.transactionId}`)
+      expect(tx.status).toBe("refunded")
+      expect(tx.refundAmount).toBe(900)
+      expect((await calls("hosted", "POST /refunds/{transactionHid}")) - refunds).toBe(1)
+
+      await reconcileTwPayments(getContainer(), { force: true })
+      expect((await calls("hosted", "POST /refunds/{transactionHid}")) - refunds).toBe(1)
+      expect(await orderOfCart(getContainer(), cart.id)).toBeUndefined()
+      expect(await paymentsOf(getContainer(), collectionId)).toHaveLength(0)
+    })
+
+    it("the job's service sweep refunds a paid intent whose session is gone (no webhook reached the store), exactly once", async () => {
+      const cart = await createCart(getContainer(), store, 650)
+      const { collectionId, session } = await startPayment(api, store, cart.id, {}, EMBEDDED_PROVIDER_ID)
+      // The sandbox was reset: no webhook endpoint, so no event reaches the store.
+      const confirmed = await confirmCard(env.sandbox, session.data.clientSecret, SUCCESS_CARD)
+      expect(confirmed.body.data.status).toBe("succeeded")
+      // The session disappears without its provider being asked (a crash mid-deletion): only the service still knows the payment.
+      await sql(getContainer()).raw("delete from payment_session where id = ?", [session.id])
+
+      const intentRefunds = async () =>
+        ((await control(env.sandbox, "GET", `/refunds?paymentIntentId=${session.data.paymentIntentId}`)).refunds as Array<{ amount: number; status: string }>)
+      await reconcileTwPayments(getContainer(), { force: true })
+      expect(await intentRefunds()).toEqual([expect.objectContaining({ amount: 650 })])
+      const posted = await calls("embedded", "POST /v1/refunds")
+
+      await reconcileTwPayments(getContainer(), { force: true })
+      expect(await intentRefunds()).toHaveLength(1)
+      expect(await calls("embedded", "POST /v1/refunds")).toBe(posted)
+      expect(await paymentsOf(getContainer(), collectionId)).toHaveLength(0)
+    })
+
+    it("the job's service sweep completes a paid cart the store walk no longer reads into one order", async () => {
+      await control(env.sandbox, "POST", "/faults", { kind: "drop", purpose: "charge", count: 10 })
+      const cart = await createCart(getContainer(), store, 1100)
+      const { collectionId, session } = await startPayment(api, store, cart.id)
+      await payPage(session.data.checkoutUrl, card(SUCCESS_CARD))
+      // Its page expired long ago as far as the session knows: the store's walk stops reading it (a late payment).
+      await sql(getContainer()).raw(`update payment_session set data = jsonb_set(data, '{expiresAt}', '"2000-01-01T00:00:00.000Z"') where id = ?`, [session.id])
+      expect(await orderOfCart(getContainer(), cart.id)).toBeUndefined()
+
+      await reconcileTwPayments(getContainer(), { force: true })
+      const order = await expectOneCapturedOrder(getContainer(), cart.id, collectionId)
+      await reconcileTwPayments(getContainer(), { force: true })
+      const again = await expectOneCapturedOrder(getContainer(), cart.id, collectionId)
+      expect(again.id).toBe(order.id)
+      const tx = await control(env.sandbox, "GET", `/transactions/${session.data.transactionId}`)
       expect(tx.refundAmount ?? 0).toBe(0)
     })
 
