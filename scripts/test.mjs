@@ -2,19 +2,21 @@
 // Runs the test suites one after another, each in its own jest process (jest.config.js maps a suite's
 // name to its files), and prints the totals. `node scripts/test.mjs unit http` runs a subset.
 // Extra arguments after `--` go to jest (e.g. a file pattern).
-import { spawnSync } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import { createInterface } from "node:readline"
 
 // In running order. `browser: true`: the suite starts Chromium, which the runner provides first.
+// `database: true`: the suite needs PostgreSQL, which the runner starts once for all of them.
 const SUITES = {
   unit: {},
   sandbox: { browser: true },
   contract: {},
-  modules: {},
-  http: {},
-  production: {},
-  browser: { browser: true },
+  modules: { database: true },
+  http: { database: true },
+  production: { database: true },
+  browser: { browser: true, database: true },
 }
 const ALL = Object.keys(SUITES)
 const dashdash = process.argv.indexOf("--")
@@ -42,6 +44,38 @@ if (suites.some((suite) => SUITES[suite].browser)) {
   process.env.CHROMIUM_PATH = found.stdout.trim()
 }
 
+// One PostgreSQL for every database suite (unless DB_HOST/DB_PORT/DB_USERNAME name one), so the
+// migrated store template that integration-tests/helpers/store-database.ts builds serves them all.
+// It lives in a child process that stops it once its stdin closes, so it never outlives this runner.
+let postgres
+if (suites.some((suite) => SUITES[suite].database) && !(process.env.DB_HOST && process.env.DB_PORT && process.env.DB_USERNAME)) {
+  postgres = spawn(process.execPath, ["--import", "tsx", "scripts/test-postgres.ts"], { stdio: ["pipe", "pipe", "inherit"] })
+  const env = await new Promise((resolve) => {
+    createInterface({ input: postgres.stdout }).once("line", (line) => resolve(JSON.parse(line)))
+    postgres.once("exit", () => resolve(undefined))
+  })
+  if (!env) {
+    console.error("PostgreSQL for the tests did not start")
+    process.exit(1)
+  }
+  Object.assign(process.env, env)
+}
+const stopPostgres = () =>
+  new Promise((resolve) => {
+    if (!postgres || postgres.exitCode !== null) {
+      return resolve()
+    }
+    postgres.once("exit", resolve)
+    postgres.stdin.end()
+  })
+
+/** Runs one jest process to its end. */
+const runJest = (args, env) =>
+  new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { stdio: "inherit", env })
+    child.on("exit", (status) => resolve({ status }))
+  })
+
 const outDir = join(process.cwd(), ".tmp", "jest")
 mkdirSync(outDir, { recursive: true })
 const totals = { passed: 0, failed: 0, skipped: 0 }
@@ -51,19 +85,12 @@ for (const suite of suites) {
   const outputFile = join(outDir, `${suite}.json`)
   rmSync(outputFile, { force: true })
   console.log(`\n=== ${suite} tests ===`)
-  const run = spawnSync(
-    process.execPath,
-    ["node_modules/jest/bin/jest.js", "--json", `--outputFile=${outputFile}`, "--forceExit", ...jestArgs],
-    {
-      stdio: "inherit",
-      env: {
-        ...process.env,
-        TEST_TYPE: suite,
-        NODE_OPTIONS: [process.env.NODE_OPTIONS, "--experimental-vm-modules"].filter(Boolean).join(" "),
-        MEDUSA_DISABLE_TELEMETRY: "true",
-      },
-    }
-  )
+  const run = await runJest(["node_modules/jest/bin/jest.js", "--json", `--outputFile=${outputFile}`, "--forceExit", ...jestArgs], {
+    ...process.env,
+    TEST_TYPE: suite,
+    NODE_OPTIONS: [process.env.NODE_OPTIONS, "--experimental-vm-modules"].filter(Boolean).join(" "),
+    MEDUSA_DISABLE_TELEMETRY: "true",
+  })
   let result
   try {
     result = JSON.parse(readFileSync(outputFile, "utf8"))
@@ -86,6 +113,7 @@ for (const suite of suites) {
   }
 }
 
+await stopPostgres()
 writeFileSync(join(outDir, "summary.json"), JSON.stringify({ ...totals, broken }))
 console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`)
 process.exit(totals.failed || broken ? 1 : 0)

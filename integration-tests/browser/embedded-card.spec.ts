@@ -1,5 +1,4 @@
 import { Modules } from "@medusajs/framework/utils"
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { launchChromium } from "../../scripts/chromium"
 import seedDemo from "../../scripts/demo/seed"
@@ -17,6 +16,7 @@ import { settle, watchStore } from "../helpers/settle"
 import { cardFrame, cardFormReady, chooseCard, mountedIntentId, payWithCard } from "./card-form"
 import { screenshots } from "./screenshots"
 import { checkoutToPayment, confirmationPage, fillCart, pageReady } from "./shopper"
+import { storeTestRunner } from "../helpers/store-runner"
 
 jest.setTimeout(240_000)
 const env = useSandbox()
@@ -47,7 +47,7 @@ beforeAll(async () => {
   process.env.TW_EMBEDDED_SDK_INTEGRITY = env.sandbox.embedded.sdkIntegrity
 })
 
-medusaIntegrationTestRunner({
+storeTestRunner({
   inApp: true,
   env: {},
   testSuite: ({ api, getContainer }) => {

@@ -6,11 +6,12 @@ import { promisify } from "node:util"
 import pg from "pg"
 
 /**
- * Databases of this repository's store, migrated and seeded by
- * scripts/demo/seed.ts, for tests that run Medusa in processes of its own
- * (the production profile). Migrating and seeding costs most of a start-up,
- * so it happens once per schema: into a template database, which each test
- * file then copies (`create database … template …`, well under a second).
+ * Databases of this repository's store: migrated (for Medusa's test runner,
+ * store-runner.ts) or migrated and seeded by scripts/demo/seed.ts (for tests
+ * that run Medusa in processes of its own, the production profile). Migrating
+ * costs most of a start-up, so it happens once per schema: into a template
+ * database, which each test file then copies (`create database … template …`,
+ * well under a second).
  */
 
 const run = promisify(execFile)
@@ -72,27 +73,22 @@ async function schemaKey(): Promise<string> {
 const exists = async (admin: pg.Client, name: string) => Boolean((await admin.query("select 1 from pg_database where datname = $1", [name])).rowCount)
 
 /**
- * A fresh database holding the migrated and seeded store. `env` is the
- * environment Medusa boots with (REDIS_URL, provider settings); it is used only
- * when the template has to be built. `built` says whether this call built it.
+ * Builds `template` once (under another name, renamed when complete, so a
+ * failed build never becomes the template), then copies it into `name`.
+ * Serialised between jest workers and suites by an advisory lock.
  */
-export async function seededDatabase(env: NodeJS.ProcessEnv): Promise<{ url: string; built: boolean; drop(): Promise<void> }> {
+async function copyOfTemplate(template: string, name: string, build: (url: string) => Promise<void>): Promise<boolean> {
   const server = serverUrl()
-  const template = `mptw_store_tpl_${await schemaKey()}`
-  const name = `mptw_store_${randomBytes(6).toString("hex")}`
   const admin = new pg.Client({ connectionString: `${server}/postgres` })
   await admin.connect()
   let built = false
   try {
     await admin.query("select pg_advisory_lock($1)", [TEMPLATE_LOCK])
     if (!(await exists(admin, template))) {
-      // Built under another name and renamed once complete: a failed build never becomes the template.
       const building = `${template}_building`
       await admin.query(`drop database if exists "${building}" with (force)`)
       await admin.query(`create database "${building}"`)
-      const buildEnv = { ...env, DATABASE_URL: `${server}/${building}` }
-      await medusaCommand(["db:migrate"], buildEnv)
-      await medusaCommand(["exec", "./scripts/demo/seed.ts"], buildEnv)
+      await build(`${server}/${building}`)
       await admin.query(`alter database "${building}" rename to "${template}"`)
       built = true
     }
@@ -101,6 +97,21 @@ export async function seededDatabase(env: NodeJS.ProcessEnv): Promise<{ url: str
     await admin.query("select pg_advisory_unlock($1)", [TEMPLATE_LOCK]).catch(() => undefined)
     await admin.end()
   }
+  return built
+}
+
+/**
+ * A fresh database holding the migrated and seeded store. `env` is the
+ * environment Medusa boots with (REDIS_URL, provider settings); it is used only
+ * when the template has to be built. `built` says whether this call built it.
+ */
+export async function seededDatabase(env: NodeJS.ProcessEnv): Promise<{ url: string; built: boolean; drop(): Promise<void> }> {
+  const server = serverUrl()
+  const name = `mptw_store_${randomBytes(6).toString("hex")}`
+  const built = await copyOfTemplate(`mptw_store_tpl_${await schemaKey()}`, name, async (url) => {
+    await medusaCommand(["db:migrate"], { ...env, DATABASE_URL: url })
+    await medusaCommand(["exec", "./scripts/demo/seed.ts"], { ...env, DATABASE_URL: url })
+  })
   return {
     url: `${server}/${name}`,
     built,
@@ -111,4 +122,12 @@ export async function seededDatabase(env: NodeJS.ProcessEnv): Promise<{ url: str
       await client.end()
     },
   }
+}
+
+/**
+ * Creates `name` holding the migrated, empty store: what Medusa's test runner
+ * would otherwise build file by file, running every migration (most of its start-up).
+ */
+export async function migratedDatabase(name: string, env: NodeJS.ProcessEnv): Promise<void> {
+  await copyOfTemplate(`mptw_schema_tpl_${await schemaKey()}`, name, (url) => medusaCommand(["db:migrate"], { ...env, DATABASE_URL: url }))
 }

@@ -1,5 +1,4 @@
 import { createHmac } from "node:crypto"
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import reconcileTwPayments from "../../src/jobs/reconcile-tw-payments"
 import {
   completeCart,
@@ -21,6 +20,7 @@ import {
   useSandbox,
   waitFor,
 } from "../helpers/hosted-store"
+import { storeTestRunner } from "../helpers/store-runner"
 
 jest.setTimeout(180_000)
 // The scheduled reconciliation would settle what these tests leave unsettled on purpose; they run it themselves.
@@ -35,7 +35,7 @@ const PROCESSING = "4000000000007700"
 const sign = (body: string, secret: string, t = Math.floor(Date.now() / 1000)) =>
   `t=${t},v1=${createHmac("sha256", secret).update(`${t}.${body}`).digest("hex")}`
 
-medusaIntegrationTestRunner({
+storeTestRunner({
   inApp: true,
   env: {},
   testSuite: ({ api, getContainer }) => {

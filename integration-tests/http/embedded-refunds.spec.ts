@@ -1,5 +1,4 @@
 import { Modules } from "@medusajs/framework/utils"
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import {
   adminToken,
   capturedOrder,
@@ -16,6 +15,7 @@ import {
   useSandbox,
   waitFor,
 } from "../helpers/hosted-store"
+import { storeTestRunner } from "../helpers/store-runner"
 
 jest.setTimeout(180_000)
 const env = useSandbox()
@@ -23,7 +23,7 @@ const SUCCESS = "4242424242424242"
 const REFUND_STAYS_PENDING = "4000000000005506"
 const REFUND_FAILS = "4000000000005514"
 
-medusaIntegrationTestRunner({
+storeTestRunner({
   inApp: true,
   env: {},
   testSuite: ({ api, getContainer }) => {

@@ -1,10 +1,10 @@
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { card, completeCart, createCart, orderOfCart, payPage, REFUSED_CARD, seedStore, startPayment, STOREFRONT, SUCCESS_CARD, useSandbox, waitFor, type Store } from "../helpers/hosted-store"
+import { storeTestRunner } from "../helpers/store-runner"
 
 jest.setTimeout(180_000)
 const env = useSandbox()
 
-medusaIntegrationTestRunner({
+storeTestRunner({
   inApp: true,
   env: {},
   testSuite: ({ api, getContainer }) => {

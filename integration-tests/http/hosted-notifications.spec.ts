@@ -1,4 +1,3 @@
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { HostedCheckoutClient } from "../../src/lib/hosted"
 import reconcileTwPayments from "../../src/jobs/reconcile-tw-payments"
 import {
@@ -18,13 +17,14 @@ import {
   useSandbox,
   waitFor,
 } from "../helpers/hosted-store"
+import { storeTestRunner } from "../helpers/store-runner"
 
 jest.setTimeout(180_000)
 // The scheduled reconciliation would settle what these tests leave unsettled on purpose; they run it themselves.
 process.env.TW_RECONCILIATION = "off"
 const env = useSandbox()
 
-medusaIntegrationTestRunner({
+storeTestRunner({
   inApp: true,
   env: {},
   testSuite: ({ api, getContainer }) => {

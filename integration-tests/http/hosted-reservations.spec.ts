@@ -1,6 +1,5 @@
 import type { ExecArgs } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import seedDemo from "../../scripts/demo/seed"
 import reconcileTwPayments from "../../src/jobs/reconcile-tw-payments"
 import {
@@ -18,6 +17,7 @@ import {
   waitFor,
   type Store,
 } from "../helpers/hosted-store"
+import { storeTestRunner } from "../helpers/store-runner"
 
 jest.setTimeout(180_000)
 const env = useSandbox()
@@ -28,7 +28,7 @@ const env = useSandbox()
  * a paid cart whose completion fails on the stock's lock is completed again,
  * never refunded.
  */
-medusaIntegrationTestRunner({
+storeTestRunner({
   inApp: true,
   env: {},
   testSuite: ({ api, getContainer }) => {
