@@ -21,11 +21,12 @@ async function main() {
     await rm(dir, { recursive: true, force: true })
     process.exit(0)
   }
-  process.stdin.on("end", stop)
-  process.stdin.on("close", stop)
+  const onStop = () => void stop()
+  process.stdin.on("end", onStop)
+  process.stdin.on("close", onStop)
   process.stdin.resume()
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.on(signal, stop)
+    process.on(signal, onStop)
   }
 }
 
