@@ -26,7 +26,7 @@ export interface StorefrontHandle {
 
 /**
  * The demo storefront: static pages whose browser code calls the store API
- * through this same server, which passes `/store/*` on to Medusa.
+ * through this same server, which passes `/store/*` (and `/auth/customer/*`) on to Medusa.
  */
 export async function startStorefront(options: StorefrontOptions): Promise<StorefrontHandle> {
   const [assets, pages, styles] = await Promise.all([
@@ -44,7 +44,8 @@ export async function startStorefront(options: StorefrontOptions): Promise<Store
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const { pathname } = new URL(req.url ?? "/", "http://storefront")
-    if (pathname.startsWith("/store/")) {
+    // The store API, and customer login (the js-sdk's `auth`), so a logged-in customer works on one origin too.
+    if (pathname.startsWith("/store/") || pathname.startsWith("/auth/customer/")) {
       return proxy(req, res)
     }
     if (req.method !== "GET" && req.method !== "HEAD") {

@@ -1,6 +1,5 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { launchChromium } from "../../scripts/chromium"
 import seedDemo from "../../scripts/demo/seed"
@@ -10,6 +9,7 @@ import { control, HOOK_PATH, REFUSED_CARD, SUCCESS_CARD, useSandbox, waitFor } f
 import { settle, watchStore } from "../helpers/settle"
 import { screenshots } from "./screenshots"
 import { checkoutToPayment, chooseInvoice, confirmationPage, fillCart, type InvoiceEntry, pageReady, payOnHostedPage, submitCard } from "./shopper"
+import { storeTestRunner } from "../helpers/store-runner"
 
 jest.setTimeout(240_000)
 const env = useSandbox()
@@ -49,7 +49,7 @@ async function paymentsOfOrder(container: MedusaContainer, orderId: string): Pro
   return collections.flatMap((collection) => collection?.payments ?? [])
 }
 
-medusaIntegrationTestRunner({
+storeTestRunner({
   inApp: true,
   env: {},
   testSuite: ({ api, getContainer }) => {
@@ -57,6 +57,7 @@ medusaIntegrationTestRunner({
     let browser: Browser
     let context: BrowserContext
     let page: Page
+    let publishableKey: string
     const pageErrors: string[] = []
 
     beforeAll(async () => {
@@ -64,6 +65,7 @@ medusaIntegrationTestRunner({
       await seedDemo({ container: getContainer(), args: [] })
       watchStore(getContainer(), env.sandbox)
       const [key] = await getContainer().resolve(Modules.API_KEY).listApiKeys({ type: "publishable" })
+      publishableKey = key.token
       await control(env.sandbox, "PATCH", `/merchants/${env.sandbox.defaultMerchant.merchantId}`, { notifyUrl: `${api.defaults.baseURL}${HOOK_PATH}`, einvoiceActive: true })
       site = await startStorefront({ port: storefront.port, host: "127.0.0.1", backendUrl: api.defaults.baseURL, publishableKey: key.token })
       expect(site.url).toBe(storefront.url)
@@ -168,6 +170,47 @@ medusaIntegrationTestRunner({
       expect(tx.invoiceInfo).toEqual({ invoiceType: "cloud", carrierType: "3J0002", carrierId: "/ABC+1.7" })
       const [payment] = await paymentsOfOrder(getContainer(), orderId)
       expect(payment?.data?.invoice).toEqual(tx.invoiceInfo)
+      expect(pageErrors).toEqual([])
+    })
+
+    it("e-invoice: a logged-in customer's choice is kept and filled in at their next checkout", async () => {
+      const shot = await screenshots(page, "invoice-remembered")
+      await page.goto(site.url)
+      await pageReady(page)
+      // A customer account, logged in the way the js-sdk keeps it (its token in localStorage), through the storefront's origin.
+      const customerId = await page.evaluate(async (key) => {
+        const post = async (path: string, body: unknown, token?: string) => {
+          const res = await fetch(path, {
+            method: "POST",
+            headers: { "content-type": "application/json", "x-publishable-api-key": key, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+            body: JSON.stringify(body),
+          })
+          if (!res.ok) {
+            throw new Error(`${path}: ${res.status} ${await res.text()}`)
+          }
+          return res.json()
+        }
+        const login = { email: "chen.ya@example.test", password: "tea-lover-2026" }
+        const { token: registration } = await post("/auth/customer/emailpass/register", login)
+        const { customer } = await post("/store/customers", { email: login.email, first_name: "Ya", last_name: "Chen" }, registration)
+        const { token } = await post("/auth/customer/emailpass", login)
+        localStorage.setItem("medusa_auth_token", token)
+        return customer.id as string
+      }, publishableKey)
+
+      const company = { invoiceType: "company", buyerIdentifier: "10458574", buyerName: "Taipei Tea Co." }
+      const { tx } = await paidWithInvoice({ kind: "company", taxId: "10458574", name: "Taipei Tea Co." }, "Oolong Tea, 150 g")
+      expect(tx.invoiceInfo).toEqual(company)
+      const customer = await getContainer().resolve(Modules.CUSTOMER).retrieveCustomer(customerId)
+      expect(customer.metadata?.tw_invoice).toEqual(company)
+
+      await fillCart(page, shot, site.url, "Bubble Tea Kit", 1)
+      await checkoutToPayment(page, shot)
+      await page.check("#payment-option-hosted-checkout")
+      await page.waitForFunction(() => (document.querySelector("#invoice-tax-id") as HTMLInputElement | null)?.value === "10458574")
+      await expect(page.isChecked("#invoice-kind-company")).resolves.toBe(true)
+      await expect(page.inputValue("#invoice-company-name")).resolves.toBe("Taipei Tea Co.")
+      await shot("remembered")
       expect(pageErrors).toEqual([])
     })
 
