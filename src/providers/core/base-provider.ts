@@ -68,8 +68,11 @@ export abstract class TwPaymentProvider<
       serviceId: String((session as Record<string, unknown>)[this.api_.idField]),
       amount: session.amount,
     })
-    if (attested) {
-      return { status: this.sessionStatus(attested), data }
+    // A seal settles only a paid payment: an earlier state may have moved on since it was read
+    // (a shopper passing 3-D Secure after a webhook recorded the challenge), so that is read again.
+    const sealed = attested && this.sessionStatus(attested)
+    if (sealed === "authorized" || sealed === "captured") {
+      return { status: sealed, data }
     }
     const record = await this.retrieveChecked(session)
     return { status: this.sessionStatus(this.observe(record).status), data: this.withFacts(data, record) }

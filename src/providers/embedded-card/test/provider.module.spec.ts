@@ -4,6 +4,8 @@ import { Modules } from "@medusajs/framework/utils"
 import { moduleIntegrationTestRunner } from "@medusajs/test-utils"
 import * as PaymentModels from "@medusajs/payment/dist/models"
 import { startSandbox, type SandboxHandle } from "medusa-payment-tw-sandbox"
+import { confirmCard } from "../../../../integration-tests/helpers/hosted-store"
+import type { PaymentApi } from "../../core/payment-api"
 import { EmbeddedCardProviderService } from "../service"
 
 jest.setTimeout(120_000)
@@ -80,6 +82,18 @@ moduleIntegrationTestRunner<IPaymentModuleService>({
       expect(second.id).toBe(first.id)
       const { paymentIntents } = await (await fetch(`${sandbox.controlUrl}/payment-intents`)).json()
       expect(paymentIntents.filter((i: { metadata: { session_id?: string } }) => i.metadata.session_id === "payses_retry_1")).toHaveLength(1)
+    })
+
+    it("a sealed read of an unpaid intent is read again: the shopper may have paid since (3-D Secure passed after a webhook)", async () => {
+      const provider = new EmbeddedCardProviderService({ logger: { info() {}, warn() {}, error() {}, debug() {} } }, providerOptions as never)
+      const input = { amount: 400, currency_code: "twd", data: { session_id: "payses_sealed_1" }, context: { idempotency_key: "payses_sealed_1" } }
+      const { id, data } = await provider.initiatePayment(input)
+      const { attestor } = (provider as unknown as { api_: PaymentApi }).api_
+      const attestation = attestor.seal({ sessionId: "payses_sealed_1", serviceId: id, amount: 400, status: "requires_action" })
+      expect((await confirmCard(sandbox, String(data?.clientSecret), "4242424242424242")).body.data.status).toBe("succeeded")
+
+      const authorized = await provider.authorizePayment({ data: { ...data, attestation }, context: { idempotency_key: "payses_sealed_1" } })
+      expect(authorized.status).toBe("captured")
     })
   },
 })
