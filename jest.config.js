@@ -32,7 +32,10 @@ module.exports = {
   // Medusa's MikroORM metadata does not survive a second test file in one process:
   // a tiny idle-memory limit recycles the worker, so each file gets a fresh one.
   ...(needsDatabase ? { workerIdleMemoryLimit: "1MB" } : {}),
-  maxWorkers: Number(process.env.JEST_MAX_WORKERS || (needsDatabase ? 1 : 2)),
+  // Two files at a time, each with its own database, app and sandbox; a store test spends much of its
+  // time waiting on deliveries. The browser and production files run browsers or Medusa processes of
+  // their own, which two cores do not fit twice.
+  maxWorkers: Number(process.env.JEST_MAX_WORKERS || (type === "browser" || type === "production" ? 1 : 2)),
   ...(needsDatabase
     ? {
         globalSetup: "<rootDir>/integration-tests/setup/pg-global-setup.ts",
