@@ -59,6 +59,11 @@ export function decide(observation: PaymentObservation | undefined, session: Ses
   if (!session) {
     return paid ? { kind: "refund-orphan", why: `its session ${observation.sessionId} no longer exists` } : ignore(`${label}: its session is gone`)
   }
+  const subscription = session.data.subscription as { checkoutId?: unknown } | undefined
+  if (subscription?.checkoutId && subscription.checkoutId !== observation.serviceId) {
+    // A later period (or a later first charge) of a subscription's checkout: the subscription workflow records it.
+    return ignore(`${label} is a period of the subscription of session ${session.id}`)
+  }
   if (session.data[idField] !== observation.serviceId) {
     return paid
       ? { kind: "refund-orphan", why: `session ${session.id} had moved on to another payment` }

@@ -7,6 +7,7 @@ import type { Delivery, ListedPage, PaymentApi, PaymentObservation, UnsettledSes
 import type { ResolvedHostedCheckoutOptions } from "./options"
 import { type HostedSessionData, transactionFacts } from "./session-data"
 import { FINAL, PAID, WEBHOOK_ACTION } from "./status-map"
+import { awaitsFirstCharge } from "./subscription-session"
 
 /** A page can be paid until it expires, plus 3-D Secure's 10 minutes and some slack. */
 const PAGE_GRACE_MS = 20 * 60_000
@@ -107,6 +108,10 @@ export class HostedCheckoutApi implements PaymentApi {
   reconcilable({ status, data }: UnsettledSession, now: number): boolean {
     const session = data as Partial<HostedSessionData>
     if (!session.transactionId || (session.status && FINAL.has(session.status))) {
+      return false
+    }
+    if (awaitsFirstCharge(data)) {
+      // A later first charge has no transaction yet: reconcile-tw-subscriptions reads its subscription.
       return false
     }
     if (session.status && PAID.has(session.status)) {

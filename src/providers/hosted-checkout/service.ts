@@ -1,6 +1,12 @@
 import type {
+  AuthorizePaymentInput,
+  AuthorizePaymentOutput,
+  CancelPaymentInput,
+  CancelPaymentOutput,
   CapturePaymentInput,
   CapturePaymentOutput,
+  DeletePaymentInput,
+  DeletePaymentOutput,
   InitiatePaymentInput,
   InitiatePaymentOutput,
   PaymentCustomerDTO,
@@ -22,6 +28,18 @@ import { invoiceError } from "./invoice-errors"
 import { type HostedCheckoutOptions, type PaymentMethod, parseHostedCheckoutOptions, type ResolvedHostedCheckoutOptions } from "./options"
 import { freshSessionData, type HostedSessionData, parseStorefrontData, readSessionData, type StorefrontData, transactionFacts } from "./session-data"
 import { PAID, SESSION_STATUS } from "./status-map"
+import {
+  awaitsFirstCharge,
+  firstChargeStatus,
+  openRenewalTerms,
+  openSubscriptionCheckout,
+  openSubscriptionTerms,
+  releaseSchedule,
+  renewalPayment,
+  type RenewalTerms,
+  sessionSubscription,
+  type SubscriptionTerms,
+} from "./subscription-session"
 
 /** Where an admin supplies a shopper's bank account for a cvs/atm refund. */
 export const REMITTANCE_ROUTE = "/admin/tw-payments/{payment_id}/remittance"
@@ -52,7 +70,16 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
 
   async initiatePayment({ amount, currency_code, data, context }: InitiatePaymentInput): Promise<InitiatePaymentOutput> {
     const twd = toTwd(amount, currency_code)
+    // Subscriptions and renewals only from the plugin's own code: sealed terms in the context (subscription-session.ts).
+    const renewal = openRenewalTerms(this.api_.attestor, context as Record<string, unknown> | undefined)
+    if (renewal) {
+      return this.initiateRenewal(twd, parseStorefrontData(data).session_id, renewal)
+    }
+    const terms = openSubscriptionTerms(this.api_.attestor, context as Record<string, unknown> | undefined)
     const input = parseStorefrontData(data)
+    if (terms) {
+      return this.initiateSubscription(twd, input, terms, context?.customer)
+    }
     const body = this.checkoutBody(twd, input, context?.customer)
     const sessionData = await this.createCheckout(body, input.session_id)
     return { id: sessionData.transactionId, status: PaymentSessionStatus.REQUIRES_MORE, data: { ...sessionData, ...this.invoiceKept(body) } }
@@ -70,10 +97,41 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
       // Also how the event pipeline records a sealed read: the data is kept, the status left alone.
       return { data }
     }
+    if (sessionSubscription(data)) {
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "The cart changed after the subscription checkout started: start the subscription checkout again.")
+    }
     const input = parseStorefrontData(data)
     const body = this.checkoutBody(twd, input, context?.customer)
     const sessionData = await this.createCheckout(body, current.session_id)
     return { data: { ...data, ...sessionData, ...this.invoiceKept(body) }, status: PaymentSessionStatus.REQUIRES_MORE }
+  }
+
+  /** A later first charge: the card is bound, the subscription (not a transaction) says where it stands. */
+  override async authorizePayment(input: AuthorizePaymentInput): Promise<AuthorizePaymentOutput> {
+    const waiting = awaitsFirstCharge(input.data)
+    if (waiting?.hid) {
+      return { status: await firstChargeStatus(this.subscriptionDeps(), waiting.hid), data: input.data }
+    }
+    return super.authorizePayment(input)
+  }
+
+  /** Nothing was charged yet for a later first charge: the order's cancellation cancels the schedule. */
+  override async cancelPayment(input: CancelPaymentInput): Promise<CancelPaymentOutput> {
+    const waiting = awaitsFirstCharge(input.data)
+    if (waiting?.hid) {
+      await releaseSchedule(this.subscriptionDeps(), waiting.hid)
+      return { data: input.data }
+    }
+    return super.cancelPayment(input)
+  }
+
+  override async deletePayment(input: DeletePaymentInput): Promise<DeletePaymentOutput> {
+    const waiting = awaitsFirstCharge(input.data)
+    if (waiting?.hid) {
+      await releaseSchedule(this.subscriptionDeps(), waiting.hid)
+      return { data: input.data }
+    }
+    return super.deletePayment(input)
   }
 
   /** The service captures when it charges: capturing only confirms the money is there. */
@@ -135,6 +193,54 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
     }
     this.logger_.info(`hosted-checkout: refunded ${result.refundAmount} TWD of ${tx.transactionHid} (${result.status})`)
     return { data: { ...data, ...refunded } }
+  }
+
+  /** The recurring or scheduled page for sealed terms (the store route `POST /store/carts/:id/tw-subscription`). */
+  protected async initiateSubscription(
+    amount: number,
+    input: StorefrontData,
+    terms: SubscriptionTerms,
+    customer: PaymentCustomerDTO | undefined
+  ): Promise<InitiatePaymentOutput> {
+    const opened = await openSubscriptionCheckout(this.subscriptionDeps(), { sessionId: input.session_id, amount, terms, customer, returnPath: input.return_path })
+    const sessionData: HostedSessionData = {
+      ...freshSessionData,
+      session_id: input.session_id,
+      transactionId: opened.transactionId,
+      transactionHid: opened.transactionHid,
+      checkoutUrl: opened.checkoutUrl,
+      expiresAt: opened.expiresAt,
+      amount,
+      status: "initiated",
+      subscription: opened.subscription,
+    }
+    return { id: opened.transactionId, status: PaymentSessionStatus.REQUIRES_MORE, data: { ...sessionData } }
+  }
+
+  /**
+   * A renewal order's payment: the period the service already charged, read
+   * once here and sealed, so the authorization that follows does not read again.
+   */
+  protected async initiateRenewal(amount: number, sessionId: string, terms: RenewalTerms): Promise<InitiatePaymentOutput> {
+    const tx = await renewalPayment(this.subscriptionDeps(), terms, amount)
+    const sessionData: HostedSessionData = {
+      ...freshSessionData,
+      session_id: sessionId,
+      transactionId: tx.id,
+      transactionHid: tx.transactionHid,
+      checkoutUrl: "",
+      expiresAt: "",
+      amount,
+      ...transactionFacts(tx),
+      customId: terms.custom_id,
+      subscription: { id: terms.subscription_id, kind: terms.kind, checkoutId: tx.id, startDate: null, firstChargeLater: false, period: terms.period },
+      attestation: this.api_.attestor.seal({ sessionId, serviceId: tx.id, amount, status: tx.status }),
+    }
+    return { id: tx.id, status: PaymentSessionStatus.PENDING, data: { ...sessionData } }
+  }
+
+  protected subscriptionDeps() {
+    return { client: this.client_, options: this.options_, logger: this.logger_, productLine: (amount: number) => this.api_.productLine(amount) }
   }
 
   protected checkoutBody(amount: number, input: StorefrontData, customer: PaymentCustomerDTO | undefined): CheckoutBody {
@@ -239,7 +345,7 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
     const problem =
       tx.merchantId !== this.options_.merchantId
         ? "another merchant"
-        : tx.customId !== session.session_id
+        : tx.customId !== (session.customId ?? session.session_id)
           ? "another session"
           : tx.amount !== session.amount
             ? `another amount (${tx.amount} TWD instead of ${session.amount})`

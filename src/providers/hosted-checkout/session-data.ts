@@ -4,6 +4,7 @@ import { storefrontPath } from "../core/options"
 import { parseSessionData, sessionDataShape } from "../core/session-data"
 import { type Buyer, buyerSchema } from "./invoice"
 import { PAYMENT_METHODS } from "./options"
+import type { SessionSubscription } from "./subscription-session"
 
 /**
  * What a storefront may send when it creates a session (Medusa passes its `data`
@@ -50,6 +51,8 @@ const shape = sessionDataShape(storefrontDataSchema, [
   "refund",
   "attestation",
   "invoiceLines",
+  "subscription",
+  "customId",
 ])
 
 export const parseStorefrontData = shape.parseStorefront
@@ -80,6 +83,10 @@ export interface HostedSessionData {
   refund?: { id?: string; amount: number; status: string; at: string }
   /** The event pipeline's sealed read (see `Attestor`). */
   attestation?: unknown
+  /** A subscription's checkout or renewal (see `subscription-session.ts`). */
+  subscription?: SessionSubscription
+  /** The `customId` the transaction carries when it is not this session's id: a renewal pays with a period of the subscription's checkout. */
+  customId?: string
   /** The storefront's e-invoice choice, kept for the merchant (shown masked) and for a new page. */
   invoice?: InvoiceInfo
   buyer?: Buyer

@@ -37,6 +37,9 @@ describe("decide: what one fresh read means for the store", () => {
     // Money that no session of the store uses goes back.
     ["session gone, paid", read(), undefined, { kind: "refund-orphan", why: expect.stringContaining("no longer exists") }],
     ["session moved on, paid", read(), session({ data: { transactionId: "tx_2" } }), { kind: "refund-orphan", why: expect.stringContaining("moved on") }],
+    // A subscription's later periods are never refunded as orphans: the subscription workflow records them.
+    ["a later period of a subscription", read(), session({ data: { transactionId: "tx_0", subscription: { checkoutId: "tx_0" } } }), { kind: "ignore", level: "debug" }],
+    ["a later first charge of a subscription", read(), session({ data: { transactionId: "page_1", subscription: { checkoutId: "page_1" } } }), { kind: "ignore", level: "debug" }],
     ["collection paid another way", read(), session({ paidElsewhere: "session payses_2" }), { kind: "refund-orphan", why: expect.stringContaining("payses_2") }],
     // Paid.
     ["paid, no order yet", read(), session(), apply({ record: true, completeCart: true })],

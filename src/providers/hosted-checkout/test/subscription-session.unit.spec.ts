@@ -1,0 +1,72 @@
+import { Attestor } from "../../core/attestation"
+import {
+  awaitsFirstCharge,
+  openRenewalTerms,
+  openSubscriptionTerms,
+  RENEWAL_CONTEXT_KEY,
+  sealRenewalTerms,
+  sealSubscriptionTerms,
+  SUBSCRIPTION_CONTEXT_KEY,
+  type SubscriptionTerms,
+} from "../subscription-session"
+
+const attestor = new Attestor("sandbox-hosted-token-demo-shop-0001")
+const terms: SubscriptionTerms = {
+  subscription_id: "twsub_1",
+  customer_id: "cus_1",
+  kind: "scheduled",
+  interval_months: 2,
+  periods: 6,
+  start_date: "2026/12/01",
+  amount: 1200,
+}
+
+describe("subscription terms: sealed by the store, refused otherwise", () => {
+  it("no terms in the context: a one-time payment", () => {
+    expect(openSubscriptionTerms(attestor, {})).toBeUndefined()
+    expect(openSubscriptionTerms(attestor, undefined)).toBeUndefined()
+  })
+
+  it("sealed terms open to themselves", () => {
+    expect(openSubscriptionTerms(attestor, { [SUBSCRIPTION_CONTEXT_KEY]: sealSubscriptionTerms(attestor, terms) })).toEqual(terms)
+  })
+
+  it.each<[string, (sealed: ReturnType<typeof sealSubscriptionTerms>) => unknown]>([
+    ["unsealed", (sealed) => ({ terms: sealed.terms })],
+    ["a changed amount", (sealed) => ({ ...sealed, terms: { ...sealed.terms, amount: 1 } })],
+    ["a changed interval", (sealed) => ({ ...sealed, terms: { ...sealed.terms, interval_months: 1 } })],
+    ["another customer", (sealed) => ({ ...sealed, terms: { ...sealed.terms, customer_id: "cus_2" } })],
+    ["sealed with another key", () => sealSubscriptionTerms(new Attestor("another-token"), terms)],
+  ])("%s: refused", (_, tamper) => {
+    const sealed = sealSubscriptionTerms(attestor, terms)
+    expect(() => openSubscriptionTerms(attestor, { [SUBSCRIPTION_CONTEXT_KEY]: tamper(sealed) })).toThrow(/not sealed by this store/)
+  })
+
+  it("malformed terms are refused, never taken for a one-time payment", () => {
+    expect(() => openSubscriptionTerms(attestor, { [SUBSCRIPTION_CONTEXT_KEY]: { terms: { ...terms, interval_months: 13 } } })).toThrow(/malformed/)
+  })
+
+  it("terms sealed more than 10 minutes ago are refused", () => {
+    jest.useFakeTimers({ now: Date.now() - 11 * 60_000 })
+    const sealed = sealSubscriptionTerms(attestor, terms)
+    jest.useRealTimers()
+    expect(() => openSubscriptionTerms(attestor, { [SUBSCRIPTION_CONTEXT_KEY]: sealed })).toThrow(/expired/)
+  })
+
+  it("renewal terms are a seal of their own: subscription terms do not pass for them", () => {
+    const renewal = { subscription_id: "twsub_1", kind: "monthly" as const, transaction_id: "t1", period: 2, amount: 1200, custom_id: "payses_1" }
+    expect(openRenewalTerms(attestor, { [RENEWAL_CONTEXT_KEY]: sealRenewalTerms(attestor, renewal) })).toEqual(renewal)
+    const crossed = { terms: renewal, seal: sealSubscriptionTerms(attestor, terms).seal }
+    expect(() => openRenewalTerms(attestor, { [RENEWAL_CONTEXT_KEY]: crossed })).toThrow(/not sealed/)
+  })
+})
+
+describe("awaitsFirstCharge", () => {
+  const subscription = { id: "twsub_1", kind: "scheduled", checkoutId: "page_1", hid: "S2026010100000001", startDate: "2026/12/01", firstChargeLater: true }
+  it("only while the session still holds the page, not a transaction", () => {
+    expect(awaitsFirstCharge({ transactionId: "page_1", subscription })).toBeDefined()
+    expect(awaitsFirstCharge({ transactionId: "tx_period_1", subscription })).toBeUndefined()
+    expect(awaitsFirstCharge({ transactionId: "page_1", subscription: { ...subscription, firstChargeLater: false } })).toBeUndefined()
+    expect(awaitsFirstCharge({ transactionId: "page_1" })).toBeUndefined()
+  })
+})
