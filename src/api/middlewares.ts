@@ -1,4 +1,4 @@
-import { defineMiddlewares } from "@medusajs/framework/http"
+import { authenticate, defineMiddlewares } from "@medusajs/framework/http"
 import { cartInvoiceFactsMiddleware } from "./cart-invoice-facts"
 import { paymentDeliveryIntake } from "./payment-delivery-intake"
 
@@ -15,6 +15,16 @@ export default defineMiddlewares({
       matcher: "/store/payment-collections/:id/payment-sessions",
       method: ["POST"],
       middlewares: [cartInvoiceFactsMiddleware],
+    },
+    {
+      // Subscriptions belong to a customer account: only a logged-in customer, and only their own.
+      matcher: "/store/customers/me/tw-subscriptions*",
+      middlewares: [authenticate("customer", ["session", "bearer"])],
+    },
+    {
+      matcher: "/store/carts/:id/tw-subscription",
+      method: ["POST"],
+      middlewares: [authenticate("customer", ["session", "bearer"])],
     },
   ],
 })

@@ -8,6 +8,8 @@ import { processTwPaymentWorkflow } from "../workflows"
 import { type PluginProvider, pluginProviders } from "../workflows/plugin-providers"
 import { sweepServicePayments } from "../workflows/service-sweep"
 import { SweepCursors } from "../workflows/sweep-cursors"
+import { processTwSubscriptionWorkflow } from "../workflows/subscriptions/process-tw-subscription"
+import { subscriptionOfSession } from "../workflows/subscriptions/subscription-of-session"
 
 /** Sessions older than this are never read again (no code or intent lives this long). */
 const MAX_AGE_MS = 14 * 24 * 3_600_000
@@ -97,6 +99,7 @@ async function sweepService(container: MedusaContainer, { key, api, reconciliati
     return
   }
   try {
+    const syncedInRun = new Set<string>()
     const cursors = new SweepCursors(container)
     const cursorKey = `${key}@${api.account}`
     const state = await cursors.load(cursorKey)
@@ -108,7 +111,17 @@ async function sweepService(container: MedusaContainer, { key, api, reconciliati
           const { data } = await query.graph({ entity: "payment_session", fields: ["id", "status", "data"], filters: { id: ids } })
           return data.map((s) => ({ id: s.id as string, status: s.status as string, data: (s.data ?? {}) as Record<string, unknown> }))
         },
-        process: async (serviceId) => {
+        process: async (serviceId, sessionId) => {
+          // A period of a subscription (its session is the subscription's checkout): the subscription workflow places its order.
+          const subscription = await subscriptionOfSession(container, sessionId)
+          if (subscription) {
+            if (syncedInRun.has(subscription)) {
+              return false // one read of a subscription covers all its periods
+            }
+            syncedInRun.add(subscription)
+            const { result } = await processTwSubscriptionWorkflow(container).run({ input: { subscriptionId: subscription } })
+            return result.placed.length > 0
+          }
           const { result } = await processTwPaymentWorkflow(container).run({ input: { provider: key, serviceId } })
           return result.decision.kind !== "ignore"
         },

@@ -15,8 +15,8 @@ export interface SweepDeps {
   api: Pick<PaymentApi, "idField" | "listPayments">
   /** The store's sessions among these ids (those that exist). */
   sessions(ids: string[]): Promise<Array<{ id: string; status: string; data: Record<string, unknown> }>>
-  /** Runs the pipeline for one payment; true when it changed something (its decision was not "ignore"). */
-  process(serviceId: string): Promise<boolean>
+  /** Runs the pipeline for one payment (of the store's session `sessionId`); true when it changed something. */
+  process(serviceId: string, sessionId: string): Promise<boolean>
   /** Waits between two requests to the service (the provider's `requestsPerSecond`). */
   pause(): Promise<void>
   logger: Pick<Logger, "warn">
@@ -61,7 +61,8 @@ interface Mark {
  * The next run starts at the page of the oldest payment that can still
  * change (or that failed to process), else at the page of the newest one, so
  * each run reads what is new plus what is unsettled, within 48 hours.
- * Subscription period charges appear in the same list and will pass here too.
+ * Subscription period charges appear in the same list: the job hands those
+ * to the subscription workflow (their session is a subscription's checkout).
  */
 export async function sweepServicePayments(state: SweepState, deps: SweepDeps, options: SweepOptions): Promise<SweepOutcome> {
   const { api } = deps
@@ -143,7 +144,7 @@ export async function sweepServicePayments(state: SweepState, deps: SweepDeps, o
       }
       await request()
       try {
-        changed += (await deps.process(id)) ? 1 : 0
+        changed += (await deps.process(id, payment.observation.sessionId!)) ? 1 : 0
         processed += 1
         handled[id] = payment.createdAt + SWEEP_WINDOW_MS
       } catch (error) {

@@ -1,0 +1,13 @@
+import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { subscriptions, subscriptionView } from "../../../../tw-subscriptions-shared/views"
+
+/** GET /admin/orders/:id/tw-subscriptions: the subscription the order is the first or a renewal order of. */
+export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
+  const module = subscriptions(req.scope)
+  const periods = await module.listTwSubscriptionPeriods({ order_id: req.params.id }, { take: null, relations: ["subscription"] })
+  const ids = [...new Set(periods.map((p) => p.subscription?.id).filter((id): id is string => !!id))]
+  const firsts = await module.listTwSubscriptions({ first_order_id: req.params.id }, { take: null })
+  const rows = ids.length ? await module.listTwSubscriptions({ id: ids }, { take: null }) : []
+  const all = new Map([...rows, ...firsts].map((row) => [row.id, row]))
+  res.json({ subscriptions: [...all.values()].map(subscriptionView) })
+}

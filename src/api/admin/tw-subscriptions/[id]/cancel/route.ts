@@ -1,0 +1,12 @@
+import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { cancelSubscription } from "../../../../../workflows/subscriptions/cancel-subscription"
+import { cancelBodySchema, parseInput } from "../../../../tw-subscriptions-shared/input"
+import { subscriptionDetail } from "../../../../tw-subscriptions-shared/views"
+
+/** POST /admin/tw-subscriptions/:id/cancel { reason }: cancels at the service, then in the store. */
+export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
+  const body = parseInput(cancelBodySchema, req.body, "cancel request")
+  await subscriptionDetail(req.scope, req.params.id)
+  await cancelSubscription(req.scope, req.params.id, body.reason, "admin")
+  res.json({ subscription: await subscriptionDetail(req.scope, req.params.id, { admin: true }) })
+}

@@ -1,0 +1,7 @@
+import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { subscriptionDetail } from "../../../tw-subscriptions-shared/views"
+
+/** GET /admin/tw-subscriptions/:id: customer, plan, amount, periods (transaction number, order). */
+export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
+  res.json({ subscription: await subscriptionDetail(req.scope, req.params.id, { admin: true }) })
+}

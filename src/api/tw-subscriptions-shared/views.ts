@@ -1,0 +1,85 @@
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import { TW_SUBSCRIPTION_MODULE, type TwSubscriptionModuleService } from "../../modules/tw-subscription"
+
+/** What the routes answer: the objects of docs/subscriptions.md. */
+
+export const subscriptions = (container: MedusaContainer) => container.resolve<TwSubscriptionModuleService>(TW_SUBSCRIPTION_MODULE)
+
+type Row = Awaited<ReturnType<TwSubscriptionModuleService["retrieveTwSubscription"]>>
+type PeriodRow = Awaited<ReturnType<TwSubscriptionModuleService["retrieveTwSubscriptionPeriod"]>>
+type PlanRow = Awaited<ReturnType<TwSubscriptionModuleService["retrieveTwSubscriptionPlan"]>>
+
+export function subscriptionView(row: Row) {
+  return {
+    id: row.id,
+    status: row.status,
+    kind: row.kind,
+    interval_months: row.interval_months,
+    amount: row.amount,
+    currency_code: row.currency_code,
+    periods_total: row.periods_total,
+    periods_charged: row.periods_charged,
+    next_charge_at: row.next_charge_at,
+    start_date: row.start_date,
+    service_subscription_id: row.service_subscription_id,
+    card_last4: row.card_last4,
+    customer_id: row.customer_id,
+    plan_id: row.plan_id,
+    first_order_id: row.first_order_id,
+    cancel_reason: row.cancel_reason,
+    cancelled_at: row.cancelled_at,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  }
+}
+
+export function periodView(row: PeriodRow) {
+  return {
+    period: row.period,
+    status: row.status,
+    transaction_id: row.transaction_id,
+    transaction_hid: row.transaction_hid,
+    amount: row.amount,
+    order_id: row.order_id,
+    paid_at: row.paid_at,
+    attempts: row.attempts,
+  }
+}
+
+export function planView(row: PlanRow) {
+  return {
+    id: row.id,
+    variant_id: row.variant_id,
+    title: row.title,
+    kind: row.kind,
+    interval_months: row.interval_months,
+    periods: row.periods,
+    first_charge_delay_days: row.first_charge_delay_days,
+    active: row.active,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  }
+}
+
+/**
+ * One subscription with its periods; `customerId` restricts it to that
+ * customer's own (any other id is "not found", never "forbidden": ids do not
+ * leak). The admin view adds the customer and the plan.
+ */
+export async function subscriptionDetail(container: MedusaContainer, id: string, options: { customerId?: string; admin?: boolean } = {}) {
+  const module = subscriptions(container)
+  const [row] = await module.listTwSubscriptions({ id, ...(options.customerId ? { customer_id: options.customerId } : {}) }, { take: 1 })
+  if (!row) {
+    throw new MedusaError(MedusaError.Types.NOT_FOUND, `Subscription ${id} was not found.`)
+  }
+  const periods = await module.listTwSubscriptionPeriods({ subscription_id: row.id }, { take: null, order: { period: "ASC" } })
+  const view = { ...subscriptionView(row), periods: periods.map(periodView) }
+  if (!options.admin) {
+    return view
+  }
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data: customers } = await query.graph({ entity: "customer", fields: ["id", "email", "first_name", "last_name"], filters: { id: row.customer_id } })
+  const [plan] = row.plan_id ? await module.listTwSubscriptionPlans({ id: row.plan_id }, { take: 1, withDeleted: true }) : []
+  return { ...view, customer: customers[0] ?? null, plan: plan ? planView(plan) : null }
+}

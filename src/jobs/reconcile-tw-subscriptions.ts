@@ -1,0 +1,70 @@
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { setTimeout as sleep } from "node:timers/promises"
+import { untrusted } from "../lib/log"
+import { TW_SUBSCRIPTION_MODULE, type TwSubscriptionModuleService } from "../modules/tw-subscription"
+import { pluginProviders } from "../workflows/plugin-providers"
+import { processTwSubscriptionWorkflow } from "../workflows/subscriptions/process-tw-subscription"
+
+/** Statuses the service can still change. */
+const LIVE = ["pending_first_charge", "active", "retrying"]
+/** A checkout page lives 5 minutes (plus 3-D Secure's 10): a pending subscription older than this never starts. */
+const PENDING_FOR_MS = 60 * 60_000
+/** Each run of the workflow reads the service twice (the subscription and its transactions). */
+const READS_PER_RUN = 2
+
+/**
+ * The service sends `subscription_cancelled` and `subscription_retry` only
+ * with its new-event option, and any notification at most 3 times. So every
+ * live subscription is read again here, at the provider's reconciliation
+ * rate: those with a charge due first (a period was just charged, retried or
+ * failed), then the ones read longest ago (a cancellation in the service's
+ * console, a stop). The service sweep of `reconcile-tw-payments` finds paid
+ * periods too; both end in the same workflow.
+ */
+export default async function reconcileTwSubscriptions(container: MedusaContainer, { force = false }: { force?: boolean } = {}) {
+  if (!container.hasRegistration(TW_SUBSCRIPTION_MODULE)) {
+    return
+  }
+  const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+  const module = container.resolve<TwSubscriptionModuleService>(TW_SUBSCRIPTION_MODULE)
+  for (const provider of pluginProviders(container)) {
+    if (provider.identifier !== "hosted-checkout" || (!provider.reconciliation.enabled && !force)) {
+      continue
+    }
+    const budget = Math.max(1, Math.floor(provider.reconciliation.maxPerRun / READS_PER_RUN))
+    const now = new Date()
+    const due = await module.listTwSubscriptions(
+      { provider_key: provider.key, status: LIVE, next_charge_at: { $lte: now } },
+      { take: budget, order: { next_charge_at: "ASC" }, select: ["id"] }
+    )
+    const stale = await module.listTwSubscriptions(
+      {
+        provider_key: provider.key,
+        $or: [{ status: LIVE }, { status: "pending", payment_session_id: { $ne: null }, created_at: { $gte: new Date(now.getTime() - PENDING_FOR_MS) } }],
+      },
+      { take: budget, order: { updated_at: "ASC" }, select: ["id"] }
+    )
+    const ids = [...new Set([...due, ...stale].map((row) => row.id))].slice(0, budget)
+    let placed = 0
+    for (const [index, id] of ids.entries()) {
+      if (index > 0) {
+        await sleep((READS_PER_RUN * 1000) / provider.reconciliation.requestsPerSecond)
+      }
+      try {
+        const { result } = await processTwSubscriptionWorkflow(container).run({ input: { subscriptionId: id } })
+        placed += result.placed.length
+      } catch (error) {
+        logger.warn(`medusa-payment-tw: reconciling subscription ${id} failed: ${untrusted((error as Error).message, 300)}`)
+      }
+    }
+    if (ids.length) {
+      logger.info(`medusa-payment-tw: reconciled ${ids.length} ${provider.key} subscription(s), ${placed} renewal order(s) placed`)
+    }
+  }
+}
+
+export const config = {
+  name: "medusa-payment-tw-reconcile-subscriptions",
+  schedule: "*/5 * * * *",
+}

@@ -1,0 +1,73 @@
+import type { Logger } from "@medusajs/framework/types"
+import type { Subscription, Transaction } from "../../lib/hosted"
+import { InvalidRequestError, NotFoundError } from "../../lib/http"
+import { untrusted } from "../../lib/log"
+import type { HostedCheckoutApi } from "../../providers/hosted-checkout/api"
+
+/** The store's row, as far as reading the service needs it. */
+export interface SubscriptionRef {
+  id: string
+  amount: number
+  interval_months: number
+  periods_total: number | null
+  payment_session_id: string | null
+  service_subscription_id: string | null
+}
+
+export interface ServiceRead {
+  /** The S number, known or just verified. */
+  hid?: string
+  subscription?: Subscription
+  /** The checkout's transactions (its `orderId`), of this merchant and checkout only. */
+  transactions: Transaction[]
+}
+
+/** A notification's S number is a hint: it is kept only when the subscription read fits the checkout. */
+const STARTED_WITHIN_MS = 15 * 60_000
+
+/**
+ * One fresh read of a subscription: the checkout's transactions
+ * (`GET /order/{orderId}/transactions`) and the subscription
+ * (`GET /subscriptions/{id}`). A monthly checkout's create call does not
+ * answer its S number, so the first notification that names one is checked
+ * against the read: same amount, interval and number of periods, started
+ * when the first period was paid. Service errors are thrown: nothing has
+ * changed yet, and the caller retries later.
+ */
+export async function readService(api: HostedCheckoutApi, ref: SubscriptionRef, hint: string | undefined, logger: Logger): Promise<ServiceRead> {
+  const sessionId = ref.payment_session_id
+  const transactions = sessionId
+    ? (await api.client.transactions.listByOrder(sessionId)).filter((tx) => tx.merchantId === api.options.merchantId && tx.customId === sessionId)
+    : []
+  if (ref.service_subscription_id) {
+    return { hid: ref.service_subscription_id, subscription: await api.client.subscriptions.retrieve(ref.service_subscription_id), transactions }
+  }
+  if (!hint) {
+    return { transactions }
+  }
+  let candidate: Subscription
+  try {
+    candidate = await api.client.subscriptions.retrieve(hint)
+  } catch (error) {
+    if (error instanceof InvalidRequestError || error instanceof NotFoundError) {
+      logger.warn(`medusa-payment-tw: subscription ${untrusted(hint)} named by a notification is unknown to the service; ignored`)
+      return { transactions }
+    }
+    throw error
+  }
+  const extra = candidate as Subscription & { amount?: number; numberOfPeriods?: number }
+  const firstPaid = transactions.map((tx) => Date.parse(tx.paidAt ?? "")).filter((t) => !Number.isNaN(t)).sort()[0]
+  const started = Date.parse(candidate.startedAt ?? "")
+  const fits =
+    (extra.amount === undefined || extra.amount === ref.amount) &&
+    (candidate.paymentInterval === undefined || candidate.paymentInterval === ref.interval_months) &&
+    (extra.numberOfPeriods ?? null) === ref.periods_total &&
+    firstPaid !== undefined &&
+    !Number.isNaN(started) &&
+    Math.abs(started - firstPaid) <= STARTED_WITHIN_MS
+  if (!fits) {
+    logger.warn(`medusa-payment-tw: subscription ${untrusted(hint)} named by a notification does not fit ${ref.id}; ignored`)
+    return { transactions }
+  }
+  return { hid: candidate.id, subscription: candidate, transactions }
+}

@@ -1,0 +1,255 @@
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
+import { authorizePaymentSessionForOrderWorkflow, cancelOrderWorkflow, completeCartWorkflow } from "@medusajs/medusa/core-flows"
+import { untrusted } from "../../lib/log"
+import type { PeriodStatus } from "../../modules/tw-subscription/models/period"
+import type { SubscriptionStatus } from "../../modules/tw-subscription/models/subscription"
+import { awaitsFirstCharge, sessionSubscription } from "../../providers/hosted-checkout/subscription-session"
+import { processTwPaymentWorkflow } from "../process-tw-payment"
+import { hostedApi } from "./hosted-api"
+import { createRenewalOrder, linkOrder, loadFirstOrder, payRenewalOrder, subscriptionModule } from "./renewal-order"
+import { readService } from "./service-read"
+import { observeSubscription, type ObservedPeriod, subscriptionActions } from "./subscription-state"
+
+export interface SyncInput {
+  subscriptionId: string
+  /** An S number a notification named (a hint, checked against the read). */
+  hint?: string
+}
+
+export interface SyncResult {
+  status: SubscriptionStatus | "unknown"
+  /** Renewal orders placed by this run. */
+  placed: string[]
+  /** Periods whose renewal could not be placed (logged; the next run tries again). */
+  failed: number[]
+}
+
+interface Row {
+  id: string
+  status: SubscriptionStatus
+  kind: "monthly" | "scheduled"
+  customer_id: string
+  provider_key: string
+  cart_id: string
+  payment_session_id: string | null
+  service_subscription_id: string | null
+  interval_months: number
+  amount: number
+  periods_total: number | null
+  first_order_id: string | null
+  cancel_reason: string | null
+  cancelled_at: Date | null
+  periods?: Array<{ id: string; period: number; status: PeriodStatus; order_id: string | null; order_paid: boolean }>
+}
+
+/** A lock per subscription, across processes (Redis locking in production): runs never overlap. */
+const lockKey = (id: string) => `medusa-payment-tw:subscription:${id}`
+
+/**
+ * Brings one subscription in line with the service, from one fresh read:
+ * its status and dates, one row per period, the first order linked (and,
+ * for a later first charge, captured or cancelled), and one renewal order
+ * per paid period after the first. Runs under a lock on the subscription;
+ * every effect checks what exists, so any number of runs, from any mix of
+ * notifications and the reconciliation, end in the same state.
+ */
+export async function syncSubscription(container: MedusaContainer, input: SyncInput): Promise<SyncResult> {
+  const locking = container.resolve(Modules.LOCKING)
+  return locking.execute(lockKey(input.subscriptionId), () => syncLocked(container, input), { timeout: 60 })
+}
+
+async function syncLocked(container: MedusaContainer, input: SyncInput): Promise<SyncResult> {
+  const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+  const module = subscriptionModule(container)
+  const row = (await module.retrieveTwSubscription(input.subscriptionId, { relations: ["periods"] })) as unknown as Row
+  const result: SyncResult = { status: row.status, placed: [], failed: [] }
+  if (!row.payment_session_id) {
+    return result
+  }
+  const session = await container.resolve(Modules.PAYMENT).retrievePaymentSession(row.payment_session_id, { select: ["id", "data", "status"] }).catch(() => undefined)
+  const data = (session?.data ?? {}) as Record<string, unknown>
+  const fromCheckout = sessionSubscription(data)
+  const api = hostedApi(container, row.provider_key)
+  // A scheduled checkout's create call answered its S number; a monthly one's comes with a notification (a hint).
+  const known = { ...row, service_subscription_id: row.service_subscription_id ?? fromCheckout?.hid ?? null }
+  const read = await readService(api, known, input.hint, logger)
+  const observed = observeSubscription(row.amount, read.transactions, read.subscription)
+  for (const hid of observed.ignored) {
+    logger.error(`medusa-payment-tw: transaction ${hid} of subscription ${row.id} is not of its amount (${row.amount} TWD); ignored`)
+  }
+  const firstChargeLater = !!fromCheckout?.firstChargeLater
+  let firstOrder = await orderOfCart(container, row.cart_id)
+
+  // The checkout was paid (or the card bound) but the shopper never came back: place the first order.
+  if (!firstOrder && (observed.periods.some((p) => p.status === "paid") || observed.status === "pending_first_charge")) {
+    await placeFirstOrder(container, row, data)
+    firstOrder = await orderOfCart(container, row.cart_id)
+  }
+
+  // Local cancellation is final (the service agreed when it was made); a stale read does not undo it.
+  const status = row.status === "cancelled" ? "cancelled" : observed.status
+  await module.updateTwSubscriptions({
+    id: row.id,
+    status,
+    service_subscription_id: read.hid ?? row.service_subscription_id,
+    periods_charged: observed.periodsCharged,
+    next_charge_at: observed.nextChargeAt,
+    card_last4: observed.cardLast4,
+    first_order_id: firstOrder?.id ?? row.first_order_id,
+    ...(status === "cancelled" && !row.cancelled_at ? { cancelled_at: observed.cancelledAt ?? new Date(), cancel_reason: row.cancel_reason ?? observed.cancelReason } : {}),
+    synced_at: new Date(),
+  })
+  if (firstOrder && !row.first_order_id) {
+    await linkOrder(container, row.id, firstOrder.id)
+  }
+  const stored = await recordPeriods(container, row, observed.periods, firstOrder)
+
+  const actions = subscriptionActions(observed, {
+    kind: row.kind,
+    firstChargeLater,
+    firstOrder,
+    ordered: new Set(stored.filter((p) => p.order_id && p.order_paid).map((p) => p.period)),
+  })
+  for (const action of actions) {
+    try {
+      if (action.kind === "capture-first-order") {
+        await captureFirstOrder(container, row, data, action.period)
+        await module.updateTwSubscriptionPeriods({ id: periodId(stored, 1), order_id: firstOrder!.id, order_paid: true })
+      } else if (action.kind === "cancel-first-order") {
+        await cancelOrderWorkflow(container).run({ input: { order_id: firstOrder!.id } })
+        logger.info(`medusa-payment-tw: cancelled order ${firstOrder!.id}: the first charge of subscription ${row.id} failed`)
+      } else {
+        const placed = await renewal(container, row, stored, firstOrder!.id, action.period)
+        if (placed) {
+          result.placed.push(placed)
+        }
+      }
+    } catch (error) {
+      const period = action.kind === "cancel-first-order" ? 1 : action.period.period
+      result.failed.push(period)
+      logger.error(`medusa-payment-tw: period ${period} of subscription ${row.id} not settled yet: ${untrusted((error as Error).message, 300)}`)
+    }
+  }
+  return { ...result, status }
+}
+
+const periodId = (stored: Array<{ id: string; period: number }>, period: number) => stored.find((p) => p.period === period)!.id
+
+/** One row per observed period, created once (unique per subscription and period) and kept current. */
+async function recordPeriods(container: MedusaContainer, row: Row, periods: ObservedPeriod[], firstOrder: FirstOrderState | undefined) {
+  const module = subscriptionModule(container)
+  const existing = new Map((row.periods ?? []).map((p) => [p.period, p]))
+  for (const period of periods) {
+    const fields = {
+      status: period.status,
+      transaction_id: period.transactionId,
+      transaction_hid: period.transactionHid,
+      amount: period.amount,
+      attempts: period.attempts,
+      paid_at: period.paidAt ? new Date(period.paidAt) : null,
+      ...(period.period === 1 && firstOrder ? { order_id: firstOrder.id, order_paid: firstOrder.paid } : {}),
+    }
+    const current = existing.get(period.period)
+    if (current) {
+      await module.updateTwSubscriptionPeriods({ id: current.id, ...fields })
+    } else {
+      await module.createTwSubscriptionPeriods({ subscription_id: row.id, period: period.period, ...fields })
+    }
+  }
+  return (await module.listTwSubscriptionPeriods({ subscription_id: row.id }, { take: null })) as unknown as Array<{
+    id: string
+    period: number
+    order_id: string | null
+    order_paid: boolean
+  }>
+}
+
+/** Places (or resumes) the renewal order of one paid period; returns its id when this run placed or paid it. */
+async function renewal(container: MedusaContainer, row: Row, stored: Array<{ id: string; period: number; order_id: string | null }>, firstOrderId: string, period: ObservedPeriod) {
+  const module = subscriptionModule(container)
+  const rowPeriod = stored.find((p) => p.period === period.period)!
+  const sub = { id: row.id, kind: row.kind, provider_key: row.provider_key, payment_session_id: row.payment_session_id!, customer_id: row.customer_id }
+  let orderId = rowPeriod.order_id
+  if (!orderId) {
+    orderId = await createRenewalOrder(container, sub, await loadFirstOrder(container, firstOrderId), period)
+    await module.updateTwSubscriptionPeriods({ id: rowPeriod.id, order_id: orderId })
+    await linkOrder(container, row.id, orderId)
+  }
+  await payRenewalOrder(container, sub, orderId, period)
+  await module.updateTwSubscriptionPeriods({ id: rowPeriod.id, order_paid: true })
+  container.resolve(ContainerRegistrationKeys.LOGGER).info(`medusa-payment-tw: renewal order ${orderId} for period ${period.period} of subscription ${row.id} (${period.transactionHid})`)
+  return orderId
+}
+
+interface FirstOrderState {
+  id: string
+  status: string
+  paid: boolean
+}
+
+async function orderOfCart(container: MedusaContainer, cartId: string): Promise<FirstOrderState | undefined> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data: links } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: cartId } })
+  const orderId: string | undefined = links[0]?.order_id
+  if (!orderId) {
+    return undefined
+  }
+  const { data } = await query.graph({ entity: "order", fields: ["id", "status", "payment_collections.payments.captured_at"], filters: { id: orderId } })
+  const order = data[0] as { id: string; status: string; payment_collections?: Array<{ payments?: Array<{ captured_at: unknown } | null> } | null> } | undefined
+  if (!order) {
+    return undefined
+  }
+  const paid = (order.payment_collections ?? []).some((c) => (c?.payments ?? []).some((p) => !!p?.captured_at))
+  return { id: order.id, status: order.status, paid }
+}
+
+/**
+ * The shopper never returned from a paid (or card-binding) page. A page paid
+ * at once goes through the payment pipeline (one read, sealed, completes the
+ * cart); a later first charge completes the cart awaiting payment.
+ */
+async function placeFirstOrder(container: MedusaContainer, row: Row, data: Record<string, unknown>) {
+  const waiting = awaitsFirstCharge(data)
+  if (waiting) {
+    const { errors } = await completeCartWorkflow(container).run({ input: { id: row.cart_id }, throwOnError: false })
+    if (errors?.length && !(await orderOfCart(container, row.cart_id))) {
+      throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `Cart ${row.cart_id} of subscription ${row.id} could not be completed: ${errors[0].error?.message}`)
+    }
+    return
+  }
+  const checkoutId = sessionSubscription(data)?.checkoutId
+  if (checkoutId) {
+    await processTwPaymentWorkflow(container).run({ input: { provider: row.provider_key, serviceId: checkoutId } })
+  }
+}
+
+/**
+ * Period 1 of a later first charge was paid: its transaction becomes the
+ * session's, sealed like the payment pipeline's reads, and the session
+ * awaiting payment is authorized for the order (captured, with the order's
+ * transaction), as a paid cvs code is.
+ */
+async function captureFirstOrder(container: MedusaContainer, row: Row, data: Record<string, unknown>, period: ObservedPeriod) {
+  const payments = container.resolve(Modules.PAYMENT)
+  const api = hostedApi(container, row.provider_key)
+  const sessionId = row.payment_session_id!
+  const session = await payments.retrievePaymentSession(sessionId, { select: ["id", "amount", "currency_code", "data", "status"] })
+  if (session.status !== "pending_authorization") {
+    return
+  }
+  await payments.updatePaymentSession({
+    id: sessionId,
+    amount: session.amount,
+    currency_code: session.currency_code,
+    data: {
+      ...data,
+      transactionId: period.transactionId,
+      transactionHid: period.transactionHid,
+      status: "charged",
+      paidAt: period.paidAt,
+      attestation: api.attestor.seal({ sessionId, serviceId: period.transactionId, amount: period.amount, status: "charged" }),
+    },
+  })
+  await authorizePaymentSessionForOrderWorkflow(container).run({ input: { payment_session_id: sessionId } })
+}
