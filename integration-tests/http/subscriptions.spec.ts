@@ -1,0 +1,348 @@
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { createProductsWorkflow } from "@medusajs/medusa/core-flows"
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import reconcileTwPayments from "../../src/jobs/reconcile-tw-payments"
+import reconcileTwSubscriptions from "../../src/jobs/reconcile-tw-subscriptions"
+import { adminToken, card, control, orderOfCart, payPage, seedStore, settle, type Store, SUCCESS_CARD, useSandbox, waitFor } from "../helpers/hosted-store"
+
+jest.setTimeout(240_000)
+// The reconciliation runs only when a test calls it: a test of lost notifications must see them lost first.
+process.env.TW_RECONCILIATION = "off"
+const env = useSandbox()
+
+/** Binds and pays the first charge; every later charge is refused (`payment_refused`). */
+const LATER_REFUSED_CARD = "4000000000010050"
+/** Binds and pays the first charge; a later period fails once and succeeds when retried. */
+const RETRY_CARD = "4000000000020059"
+const DAY = 24 * 3600
+/** Days that always pass a month's due time (the same day next month, 09:00 Taipei), from any time of day. */
+const MONTH = 32
+
+type Headers = Record<string, string>
+
+interface SubscriptionView {
+  id: string
+  status: string
+  amount: number
+  periods_charged: number
+  first_order_id: string | null
+  service_subscription_id: string | null
+  next_charge_at: string | null
+  cancel_reason: string | null
+  periods: Array<{ period: number; status: string; order_id: string | null; transaction_hid: string | null; attempts: number }>
+}
+
+/**
+ * Subscriptions end to end: the store's routes, the hosted sandbox's
+ * recurring and scheduled pages over HTTP, its clock moved month by month,
+ * and the store's notifications, reconciliation and renewal orders.
+ * The sandbox clock only moves forward, so the tests that need "today" (a
+ * later first charge) come first.
+ */
+medusaIntegrationTestRunner({
+  inApp: true,
+  env: {},
+  testSuite: ({ api, getContainer }) => {
+    let store: Store
+    let admin: { authorization: string }
+    beforeAll(() => {
+      // An HTTP error as a plain Error (status and body): axios errors cannot cross jest's worker boundary.
+      api.interceptors.response.use(undefined, (error: { config?: { method?: string; url?: string }; response?: { status: number; data: unknown } }) =>
+        Promise.reject(
+          Object.assign(new Error(`${error.config?.method} ${error.config?.url}: ${error.response?.status} ${JSON.stringify(error.response?.data)}`), {
+            response: { status: error.response?.status, data: error.response?.data },
+          })
+        )
+      )
+    })
+    beforeEach(async () => {
+      store = await seedStore(getContainer(), env.sandbox, api.defaults.baseURL)
+      admin = await adminToken(api, getContainer())
+    })
+
+    const merchant = (changes: Record<string, unknown>) => control(env.sandbox, "PATCH", `/merchants/${env.sandbox.defaultMerchant.merchantId}`, changes)
+    const advanceDays = async (days: number) => {
+      await control(env.sandbox, "POST", "/clock/advance", { seconds: days * DAY })
+      await settle()
+    }
+
+    async function customer(email: string): Promise<Headers> {
+      const password = "customer-password-1"
+      const { data: registered } = await api.post("/auth/customer/emailpass/register", { email, password })
+      await api.post("/store/customers", { email, first_name: "Mei", last_name: "Lin" }, { headers: { ...store.headers, authorization: `Bearer ${registered.token}` } })
+      const { data: login } = await api.post("/auth/customer/emailpass", { email, password })
+      return { ...store.headers, authorization: `Bearer ${login.token}` }
+    }
+
+    let products = 0
+    async function productWithPlan(plan: Record<string, unknown>, price = 1200) {
+      const { result } = await createProductsWorkflow(getContainer()).run({
+        input: {
+          products: [
+            {
+              title: `Tea of the month ${++products}`,
+              status: "published",
+              options: [{ title: "Size", values: ["Box"] }],
+              variants: [{ title: "Box", options: { Size: "Box" }, manage_inventory: false, prices: [{ amount: price, currency_code: "twd" }] }],
+              sales_channels: [{ id: store.salesChannelId }],
+            },
+          ],
+        },
+      })
+      const variantId = result[0].variants[0].id
+      const { data } = await api.post(`/admin/product-variants/${variantId}/tw-subscription-plans`, plan, { headers: admin })
+      return { productId: result[0].id, variantId, planId: data.plan.id as string }
+    }
+
+    async function subscribe(headers: Headers, variantId: string, planId: string, number = SUCCESS_CARD) {
+      const { data: created } = await api.post("/store/carts", { region_id: store.regionId }, { headers })
+      const cartId: string = created.cart.id
+      await api.post(`/store/carts/${cartId}/line-items`, { variant_id: variantId, quantity: 1 }, { headers })
+      const { data } = await api.post(`/store/carts/${cartId}/tw-subscription`, { plan_id: planId }, { headers })
+      await payPage(data.payment_session.data.checkoutUrl, card(number))
+      return { cartId, subscriptionId: data.subscription.id as string, session: data.payment_session }
+    }
+
+    const detail = async (id: string): Promise<SubscriptionView> => (await api.get(`/admin/tw-subscriptions/${id}`, { headers: admin })).data.subscription
+
+    const waitForSubscription = (id: string, ready: (s: SubscriptionView) => boolean, what: string) =>
+      waitFor(async () => {
+        const s = await detail(id)
+        return ready(s) ? s : undefined
+      }, what)
+
+    /** Orders of the subscription (module link), with their payments. */
+    async function ordersOf(container: MedusaContainer, id: string) {
+      const query = container.resolve(ContainerRegistrationKeys.QUERY)
+      const { data } = await query.graph({
+        entity: "tw_subscription",
+        fields: ["id", "orders.id", "orders.metadata", "orders.total", "orders.payment_collections.payments.id", "orders.payment_collections.payments.amount", "orders.payment_collections.payments.captured_at", "orders.payment_collections.payments.data"],
+        filters: { id },
+      })
+      return ((data[0] as { orders?: Array<Record<string, unknown> & { id: string }> })?.orders ?? []).filter(Boolean)
+    }
+
+    const renewalOrders = async (id: string) => (await ordersOf(getContainer(), id)).filter((o) => (o.metadata as Record<string, unknown> | null)?.tw_subscription_period)
+
+    it("routes refuse what is not a subscription checkout: no login, two items, another variant's plan, bad plan fields", async () => {
+      const { variantId, planId, productId } = await productWithPlan({ title: "Monthly", kind: "monthly" })
+      const other = await productWithPlan({ title: "Other", kind: "monthly" })
+      const headers = await customer("refusals@example.test")
+      const { data: created } = await api.post("/store/carts", { region_id: store.regionId }, { headers })
+      const cartId = created.cart.id
+      await api.post(`/store/carts/${cartId}/line-items`, { variant_id: variantId, quantity: 1 }, { headers })
+      await api.post(`/store/carts/${cartId}/line-items`, { variant_id: other.variantId, quantity: 1 }, { headers })
+
+      const anonymous = await api.post(`/store/carts/${cartId}/tw-subscription`, { plan_id: planId }, { headers: store.headers }).catch((e: { response: unknown }) => e.response)
+      expect(anonymous.status).toBe(401)
+      const twoItems = await api.post(`/store/carts/${cartId}/tw-subscription`, { plan_id: planId }, { headers }).catch((e: { response: unknown }) => e.response)
+      expect(twoItems.status).toBe(400)
+      expect(twoItems.data.message).toMatch(/exactly one subscription item/)
+
+      const { data: cart2 } = await api.post("/store/carts", { region_id: store.regionId }, { headers })
+      await api.post(`/store/carts/${cart2.cart.id}/line-items`, { variant_id: other.variantId, quantity: 1 }, { headers })
+      const wrongPlan = await api.post(`/store/carts/${cart2.cart.id}/tw-subscription`, { plan_id: planId }, { headers }).catch((e: { response: unknown }) => e.response)
+      expect(wrongPlan.status).toBe(400)
+      expect(wrongPlan.data.message).toMatch(/not the product variant/)
+
+      const badPlan = await api
+        .post(`/admin/product-variants/${variantId}/tw-subscription-plans`, { title: "x", kind: "monthly", interval_months: 3 }, { headers: admin })
+        .catch((e: { response: unknown }) => e.response)
+      expect(badPlan.status).toBe(400)
+      expect(badPlan.data.message).toMatch(/interval_months/)
+
+      const { data: offered } = await api.get(`/store/tw-subscription-plans?product_id=${productId}`, { headers: store.headers })
+      expect(offered.plans.map((p: { id: string }) => p.id)).toEqual([planId])
+    })
+
+    it("scheduled with a later first charge: the order awaits payment and is captured when the service charges on the date", async () => {
+      const { variantId, planId } = await productWithPlan({ title: "Every 2 months", kind: "scheduled", interval_months: 2, periods: 3, first_charge_delay_days: 10 })
+      const headers = await customer("later@example.test")
+      const { cartId, subscriptionId, session } = await subscribe(headers, variantId, planId)
+      expect(session.data.checkoutUrl).toContain("/checkout/schedule/")
+
+      // The shopper returns and completes the cart: placed, awaiting payment.
+      const { data: completed } = await api.post(`/store/carts/${cartId}/complete`, {}, { headers })
+      expect(completed.type).toBe("order")
+      const waiting = await waitForSubscription(subscriptionId, (s) => s.status === "pending_first_charge" && !!s.first_order_id, "the subscription waiting for its first charge")
+      expect(waiting.service_subscription_id).toMatch(/^S/)
+      const placed = await orderOfCart(getContainer(), cartId)
+      expect(placed!.payment_collections![0]!.payments).toEqual([])
+
+      await advanceDays(11)
+      const active = await waitForSubscription(subscriptionId, (s) => s.periods_charged === 1 && s.periods[0]?.order_id === placed!.id, "the first charge recorded")
+      expect(active.status).toBe("active")
+      const captured = await waitFor(async () => {
+        const order = await orderOfCart(getContainer(), cartId)
+        return order?.payment_collections?.[0]?.payments?.[0]?.captured_at ? order : undefined
+      }, "the first order captured")
+      expect(Number(captured.payment_collections![0]!.payments![0]!.amount)).toBe(1200)
+      expect(await renewalOrders(subscriptionId)).toHaveLength(0)
+    })
+
+    it("scheduled with a later first charge that fails: the awaiting order is cancelled and the subscription stopped", async () => {
+      const { variantId, planId } = await productWithPlan({ title: "Later", kind: "scheduled", interval_months: 1, first_charge_delay_days: 30 })
+      const headers = await customer("later-fails@example.test")
+      const { cartId, subscriptionId } = await subscribe(headers, variantId, planId, LATER_REFUSED_CARD)
+      // The shopper never comes back: the schedule_subscription notification places the order.
+      await waitForSubscription(subscriptionId, (s) => !!s.first_order_id, "the order placed from the notification")
+
+      // The previous test moved the sandbox clock 11 days ahead of the store's.
+      await advanceDays(21)
+      const stopped = await waitForSubscription(subscriptionId, (s) => s.status === "stopped", "the subscription stopped")
+      expect(stopped.periods[0]).toMatchObject({ period: 1, status: "failed" })
+      const order = await waitFor(async () => {
+        const o = await orderOfCart(getContainer(), cartId)
+        return o?.status === "canceled" ? o : undefined
+      }, "the awaiting order cancelled")
+      expect(order.payment_collections![0]!.payments).toEqual([])
+    })
+
+    it("monthly: the first order at once, then exactly one captured renewal order per paid month; the customer sees and cancels it, no order after", async () => {
+      await control(env.sandbox, "POST", "/faults", { kind: "duplicate", purpose: "charge", count: 5 })
+      const { variantId, planId } = await productWithPlan({ title: "Monthly", kind: "monthly" })
+      const headers = await customer("monthly@example.test")
+      const { cartId, subscriptionId, session } = await subscribe(headers, variantId, planId)
+      expect(session.data.checkoutUrl).toContain("/checkout/subscription/")
+
+      const first = await waitForSubscription(subscriptionId, (s) => s.status === "active" && !!s.first_order_id && !!s.service_subscription_id, "the active subscription")
+      expect((await orderOfCart(getContainer(), cartId))!.id).toBe(first.first_order_id)
+
+      for (let month = 1; month <= 3; month++) {
+        await advanceDays(MONTH)
+        await waitForSubscription(subscriptionId, (s) => s.periods_charged === month + 1 && s.periods.every((p) => !!p.order_id), `renewal ${month}`)
+      }
+      await settle()
+      const renewals = await renewalOrders(subscriptionId)
+      expect(renewals).toHaveLength(3)
+      for (const order of renewals) {
+        const payments = (order.payment_collections as Array<{ payments: Array<{ amount: number; captured_at: string | null }> }>)[0].payments
+        expect(payments).toHaveLength(1)
+        expect(Number(payments[0].amount)).toBe(1200)
+        expect(payments[0].captured_at).toBeTruthy()
+      }
+
+      // The customer's own view, then someone else's.
+      const { data: mine } = await api.get("/store/customers/me/tw-subscriptions", { headers })
+      expect(mine.subscriptions.map((s: { id: string }) => s.id)).toEqual([subscriptionId])
+      const { data: own } = await api.get(`/store/customers/me/tw-subscriptions/${subscriptionId}`, { headers })
+      expect(own.subscription.periods.map((p: { order_id: string }) => p.order_id)).toEqual([first.first_order_id, ...(await detail(subscriptionId)).periods.slice(1).map((p) => p.order_id)])
+      const stranger = await customer("stranger@example.test")
+      const peek = await api.get(`/store/customers/me/tw-subscriptions/${subscriptionId}`, { headers: stranger }).catch((e: { response: unknown }) => e.response)
+      expect(peek.status).toBe(404)
+      const theirs = await api.post(`/store/customers/me/tw-subscriptions/${subscriptionId}/cancel`, {}, { headers: stranger }).catch((e: { response: unknown }) => e.response)
+      expect(theirs.status).toBe(404)
+      expect((await detail(subscriptionId)).status).toBe("active")
+
+      const { data: cancelled } = await api.post(`/store/customers/me/tw-subscriptions/${subscriptionId}/cancel`, { reason: "Too much tea" }, { headers })
+      expect(cancelled.subscription).toMatchObject({ status: "cancelled", cancel_reason: "Too much tea" })
+      const { subscriptions: atService } = await control(env.sandbox, "GET", "/subscriptions")
+      expect(atService.find((s: { id: string }) => s.id === first.service_subscription_id)?.status).toBe("cancelled")
+
+      await advanceDays(MONTH)
+      await reconcileTwSubscriptions(getContainer(), { force: true })
+      expect(await renewalOrders(subscriptionId)).toHaveLength(3)
+      const { data: listed } = await api.get("/admin/tw-subscriptions?status=cancelled", { headers: admin })
+      expect(listed.subscriptions.map((s: { id: string }) => s.id)).toEqual([subscriptionId])
+    })
+
+    it("a period that fails and succeeds on retry gets one renewal order; a renewal order is refunded like any hosted card payment", async () => {
+      await merchant({ retryFeature: true })
+      const { variantId, planId } = await productWithPlan({ title: "Monthly", kind: "monthly" })
+      const headers = await customer("retry@example.test")
+      const { subscriptionId } = await subscribe(headers, variantId, planId, RETRY_CARD)
+      await waitForSubscription(subscriptionId, (s) => s.status === "active" && !!s.first_order_id, "the active subscription")
+
+      await advanceDays(MONTH)
+      const retrying = await waitForSubscription(subscriptionId, (s) => s.periods[1]?.status === "retrying", "the period retrying")
+      expect(retrying.status).toBe("retrying")
+      await advanceDays(1)
+      const paid = await waitForSubscription(subscriptionId, (s) => s.periods[1]?.status === "paid" && !!s.periods[1]?.order_id, "the retried period paid")
+      expect(paid).toMatchObject({ status: "active", periods_charged: 2 })
+      expect(paid.periods[1].attempts).toBe(2)
+      const [renewal] = await renewalOrders(subscriptionId)
+      const payment = (renewal.payment_collections as Array<{ payments: Array<{ id: string; data: { transactionHid: string } }> }>)[0].payments[0]
+
+      await api.post(`/admin/payments/${payment.id}/refund`, { amount: 1200 }, { headers: admin })
+      const tx = await control(env.sandbox, "GET", `/transactions/${payment.data.transactionHid}`)
+      expect(tx.status).toBe("refunded")
+      await merchant({ retryFeature: false })
+    })
+
+    it("retries used up: stopped, no renewal order; completed after its number of periods", async () => {
+      await merchant({ retryFeature: true })
+      const { variantId, planId } = await productWithPlan({ title: "Monthly", kind: "monthly" })
+      const headers = await customer("exhausted@example.test")
+      const exhausted = await subscribe(headers, variantId, planId, LATER_REFUSED_CARD)
+      await waitForSubscription(exhausted.subscriptionId, (s) => s.status === "active" && !!s.first_order_id, "the active subscription")
+      const twice = await productWithPlan({ title: "Twice", kind: "monthly", periods: 2 })
+      const done = await subscribe(headers, twice.variantId, twice.planId)
+      await waitForSubscription(done.subscriptionId, (s) => s.status === "active" && !!s.first_order_id, "the second subscription")
+
+      await advanceDays(MONTH)
+      for (let day = 0; day < 4; day++) {
+        await advanceDays(1)
+      }
+      // Retry notifications are off by default: the reconciliation finds the stop.
+      await reconcileTwSubscriptions(getContainer(), { force: true })
+      const stopped = await waitForSubscription(exhausted.subscriptionId, (s) => s.status === "stopped", "the subscription stopped")
+      expect(stopped.periods[1]).toMatchObject({ status: "failed", order_id: null })
+      expect(await renewalOrders(exhausted.subscriptionId)).toHaveLength(0)
+
+      const completed = await waitForSubscription(done.subscriptionId, (s) => s.status === "completed", "the subscription completed")
+      expect(completed.periods_charged).toBe(2)
+      expect(await renewalOrders(done.subscriptionId)).toHaveLength(1)
+      await merchant({ retryFeature: false })
+    })
+
+    it("dropped period notifications: the reconciliation's sweep still places exactly one order per paid period; console cancel and a refused cancel", async () => {
+      const { variantId, planId } = await productWithPlan({ title: "Monthly", kind: "monthly" })
+      const headers = await customer("dropped@example.test")
+      const { subscriptionId } = await subscribe(headers, variantId, planId)
+      const active = await waitForSubscription(subscriptionId, (s) => s.status === "active" && !!s.first_order_id && !!s.service_subscription_id, "the active subscription")
+
+      await control(env.sandbox, "POST", "/faults", { kind: "drop", purpose: "charge", count: 10 })
+      await advanceDays(MONTH)
+      expect(await renewalOrders(subscriptionId)).toHaveLength(0)
+      await reconcileTwPayments(getContainer(), { force: true })
+      await reconcileTwPayments(getContainer(), { force: true })
+      await waitForSubscription(subscriptionId, (s) => s.periods_charged === 2 && !!s.periods[1]?.order_id, "the renewal from the sweep")
+      expect(await renewalOrders(subscriptionId)).toHaveLength(1)
+      await control(env.sandbox, "DELETE", "/faults")
+
+      // Cancelled in the service's console with the new-event option off: the store still says active,
+      // and a cancel from the admin is refused by the service (V0002) with a clear message, nothing changed.
+      await control(env.sandbox, "POST", `/subscriptions/${active.service_subscription_id}/cancel`, { reason: "Phoned in" })
+      const refused = await api.post(`/admin/tw-subscriptions/${subscriptionId}/cancel`, { reason: "Customer asked" }, { headers: admin }).catch((e: { response: unknown }) => e.response)
+      expect(refused.status).toBe(400)
+      expect(refused.data.message).toMatch(/cannot cancel.*cancelled.*Nothing was changed/)
+      expect((await detail(subscriptionId)).status).toBe("active")
+      await reconcileTwSubscriptions(getContainer(), { force: true })
+      expect((await detail(subscriptionId)).status).toBe("cancelled")
+    })
+
+    it("cancel from the admin, and from the console with the new-event option on", async () => {
+      const { variantId, planId } = await productWithPlan({ title: "Monthly", kind: "monthly" })
+      const headers = await customer("admin-cancel@example.test")
+      const one = await subscribe(headers, variantId, planId)
+      const two = await subscribe(headers, variantId, planId)
+      await waitForSubscription(one.subscriptionId, (s) => !!s.service_subscription_id && !!s.first_order_id, "the first subscription")
+      const second = await waitForSubscription(two.subscriptionId, (s) => !!s.service_subscription_id && !!s.first_order_id, "the second subscription")
+
+      const { data } = await api.post(`/admin/tw-subscriptions/${one.subscriptionId}/cancel`, { reason: "Fraud check" }, { headers: admin })
+      expect(data.subscription).toMatchObject({ status: "cancelled", cancel_reason: "Fraud check" })
+      const again = await api.post(`/admin/tw-subscriptions/${one.subscriptionId}/cancel`, { reason: "Twice" }, { headers: admin }).catch((e: { response: unknown }) => e.response)
+      expect(again.status).toBe(400)
+
+      await merchant({ newEventOption: true })
+      await control(env.sandbox, "POST", `/subscriptions/${second.service_subscription_id}/cancel`, { reason: "Console" })
+      await waitForSubscription(two.subscriptionId, (s) => s.status === "cancelled", "the console cancel notified")
+      await merchant({ newEventOption: false })
+      const { data: byCustomer } = await api.get(`/admin/customers/${data.subscription.customer_id}/tw-subscriptions`, { headers: admin })
+      expect(byCustomer.subscriptions).toHaveLength(2)
+      const { data: byOrder } = await api.get(`/admin/orders/${second.first_order_id}/tw-subscriptions`, { headers: admin })
+      expect(byOrder.subscriptions.map((s: { id: string }) => s.id)).toEqual([two.subscriptionId])
+    })
+  },
+})
