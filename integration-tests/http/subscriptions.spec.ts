@@ -199,8 +199,9 @@ medusaIntegrationTestRunner({
       expect(order.payment_collections![0]!.payments).toEqual([])
     })
 
-    it("monthly: the first order at once, then exactly one captured renewal order per paid month; the customer sees and cancels it, no order after", async () => {
+    it("monthly, notifications duplicated and reordered: the first order at once, then exactly one captured renewal order per paid month; the customer sees and cancels it, no order after", async () => {
       await control(env.sandbox, "POST", "/faults", { kind: "duplicate", purpose: "charge", count: 5 })
+      await control(env.sandbox, "POST", "/faults", { kind: "reorder", purpose: "charge", count: 2 })
       const { variantId, planId } = await productWithPlan({ title: "Monthly", kind: "monthly" })
       const headers = await customer("monthly@example.test")
       const { cartId, subscriptionId, session } = await subscribe(headers, variantId, planId)
