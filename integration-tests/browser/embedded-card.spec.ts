@@ -64,6 +64,11 @@ storeTestRunner({
       const [key] = await getContainer().resolve(Modules.API_KEY).listApiKeys({ type: "publishable" })
       // The endpoint registered before the app booted (useSandbox) now points at the app, so it gets signed webhooks.
       await updateEmbeddedEndpoint(env.sandbox, env.webhook.endpointId, { url: `${api.defaults.baseURL}${EMBEDDED_HOOK_PATH}`, status: "enabled" })
+      // One shopper after another from 127.0.0.1, faster than a store's shoppers: the sandbox's limits on
+      // browser (publishable-key) requests would answer 429 here; their own tests are in packages/sandbox.
+      await control(env.sandbox, "PATCH", `/merchants/${env.sandbox.defaultMerchant.merchantId}/embedded`, {
+        rateLimits: { publishablePerMinutePerIp: 600, publishablePerMinutePerKey: 600, firewallPer5MinPerIp: 3_000, firewallPer5MinPerKey: 3_000 },
+      })
       site = await startStorefront({ port: storefront.port, host: "127.0.0.1", backendUrl: api.defaults.baseURL, publishableKey: key.token })
       expect(site.url).toBe(storefront.url)
       browser = await launchChromium()
