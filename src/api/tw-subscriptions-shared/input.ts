@@ -1,5 +1,6 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
+import { invoiceInfoSchema } from "../../lib/hosted"
 import { describeIssues } from "../../lib/http/validate"
 import { SUBSCRIPTION_STATUSES } from "../../modules/tw-subscription/models/subscription"
 import { storefrontPath } from "../../providers/core/options"
@@ -32,6 +33,8 @@ export const checkoutBodySchema = z.strictObject({
   plan_id: z.string().startsWith("twplan_", "must be a plan id (twplan_…)"),
   provider_id: z.string().startsWith("pp_hosted-checkout_", "must be a hosted-checkout provider id").optional(),
   return_path: storefrontPath.optional(),
+  /** The shopper's e-invoice choice, as for a one-time hosted payment (docs/providers.md). */
+  invoice: invoiceInfoSchema.optional(),
 })
 
 const planFields = {

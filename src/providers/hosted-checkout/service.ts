@@ -202,7 +202,7 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
     terms: SubscriptionTerms,
     customer: PaymentCustomerDTO | undefined
   ): Promise<InitiatePaymentOutput> {
-    const opened = await openSubscriptionCheckout(this.subscriptionDeps(), { sessionId: input.session_id, amount, terms, customer, returnPath: input.return_path })
+    const opened = await openSubscriptionCheckout(this.subscriptionDeps(), { sessionId: input.session_id, amount, terms, customer, returnPath: input.return_path, invoice: input.invoice })
     const sessionData: HostedSessionData = {
       ...freshSessionData,
       session_id: input.session_id,

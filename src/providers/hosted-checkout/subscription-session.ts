@@ -1,10 +1,11 @@
 import type { Logger, PaymentCustomerDTO } from "@medusajs/framework/types"
 import { MedusaError, PaymentSessionStatus } from "@medusajs/framework/utils"
 import { z } from "zod"
-import { formatCalendarDate, type HostedCheckoutClient, parseCalendarDate, taipeiDate, compareCalendarDates, type Transaction } from "../../lib/hosted"
+import { formatCalendarDate, type HostedCheckoutClient, type InvoiceInfo, parseCalendarDate, taipeiDate, compareCalendarDates, type Transaction } from "../../lib/hosted"
 import { NotFoundError, InvalidRequestError, UnknownOutcomeError } from "../../lib/http"
 import type { Attestor } from "../core/attestation"
 import { toMedusaError } from "../core/errors"
+import { invoiceRequestFields } from "./invoice"
 import type { ResolvedHostedCheckoutOptions } from "./options"
 import { PAID } from "./status-map"
 
@@ -152,7 +153,14 @@ export interface SubscriptionCheckout {
  */
 export async function openSubscriptionCheckout(
   deps: Deps,
-  input: { sessionId: string; amount: number; terms: SubscriptionTerms; customer: PaymentCustomerDTO | undefined; returnPath: string | undefined }
+  input: {
+    sessionId: string
+    amount: number
+    terms: SubscriptionTerms
+    customer: PaymentCustomerDTO | undefined
+    returnPath: string | undefined
+    invoice: InvoiceInfo | undefined
+  }
 ): Promise<SubscriptionCheckout> {
   const { client, options } = deps
   const { terms, sessionId, amount } = input
@@ -163,7 +171,6 @@ export async function openSubscriptionCheckout(
     throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "The subscription belongs to another customer.")
   }
   const storefront = options.storefrontUrl.replace(/\/+$/, "")
-  const buyerName = [input.customer?.first_name, input.customer?.last_name].filter(Boolean).join(" ") || input.customer?.company_name
   const common = {
     merchantId: options.merchantId,
     amount,
@@ -174,7 +181,8 @@ export async function openSubscriptionCheckout(
     failureUrl: `${storefront}${options.failurePath}`,
     productDetails: [deps.productLine(amount)],
     userId: terms.customer_id,
-    ...(options.einvoice && buyerName && input.customer?.email ? { userName: buyerName, userEmail: input.customer.email } : {}),
+    // Every period's invoice is issued on the shopper's choice made at the checkout.
+    ...(options.einvoice ? invoiceRequestFields({ invoice: input.invoice }, input.customer) : {}),
     ...(options.threeDSecure ? { use3d: true } : {}),
     ...(terms.periods ? { numberOfPeriods: terms.periods } : {}),
   }

@@ -5,7 +5,9 @@ import { moduleIntegrationTestRunner } from "@medusajs/test-utils"
 import * as PaymentModels from "@medusajs/payment/dist/models"
 import { card, control, payPage, SUCCESS_CARD } from "../../../../integration-tests/helpers/hosted-store"
 import { startSandbox, type SandboxHandle } from "medusa-payment-tw-sandbox"
+import { Attestor } from "../../core/attestation"
 import { HostedCheckoutProviderService } from "../service"
+import { sealSubscriptionTerms, SUBSCRIPTION_CONTEXT_KEY } from "../subscription-session"
 
 jest.setTimeout(120_000)
 
@@ -142,6 +144,29 @@ moduleIntegrationTestRunner<IPaymentModuleService>({
       const provider = new HostedCheckoutProviderService({ logger: quietLogger }, providerOptions as never)
       const stolen = { ...(second.data as object), transactionId: (first.data as { transactionId: string }).transactionId }
       await expect(provider.authorizePayment({ data: stolen, context: { idempotency_key: second.id } })).rejects.toThrow(/another session/)
+    })
+
+    it("a subscription checkout carries the shopper's invoice choice and the customer as buyer", async () => {
+      const terms = sealSubscriptionTerms(new Attestor(sandbox.defaultMerchant.token), {
+        subscription_id: "twsub_invoice",
+        customer_id: customer.id,
+        kind: "monthly",
+        interval_months: 1,
+        periods: null,
+        start_date: null,
+        amount: 990,
+      })
+      const invoice = { invoiceType: "cloud", carrierType: "3J0002", carrierId: "/ABC+1.7" }
+      const [collection] = await service.createPaymentCollections([{ amount: 990, currency_code: "twd" }])
+      const created = await service.createPaymentSession(collection.id, {
+        provider_id: PROVIDER,
+        amount: 990,
+        currency_code: "twd",
+        data: { invoice },
+        context: { customer, [SUBSCRIPTION_CONTEXT_KEY]: terms } as never,
+      })
+      const tx = await control(sandbox, "GET", `/transactions/${(created.data as { transactionId: string }).transactionId}`)
+      expect(tx).toMatchObject({ invoiceInfo: invoice, userName: "Mei Lin", userEmail: customer.email })
     })
   },
 })

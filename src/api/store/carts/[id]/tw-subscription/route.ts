@@ -131,7 +131,7 @@ export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse)
       payment_collection_id: collectionId,
       provider_id: providerId,
       customer_id: customerId,
-      data: body.return_path ? { return_path: body.return_path } : {},
+      data: { ...(body.return_path ? { return_path: body.return_path } : {}), ...(body.invoice ? { invoice: body.invoice } : {}) },
       context: { [SUBSCRIPTION_CONTEXT_KEY]: sealed },
     },
   })
