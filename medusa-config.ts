@@ -40,6 +40,23 @@ function positiveNumber(name: string, fallback: number): number {
   return value
 }
 
+/**
+ * Keys that encrypt saved cards' tokens (docs/saved-cards.md): `TW_CARD_TOKEN_KEYS` is `id:key[,id:key...]`,
+ * each key 32 random bytes in base64, the first one active (a rotation puts the new key first and keeps the
+ * old one until `rotate-card-token-keys` ran). The fixed key is for the demo and the tests only; a real
+ * store sets its own.
+ */
+const DEMO_CARD_TOKEN_KEYS = "demo:jT9eH7JLRu/Q6OhgoyH4bSYxzCthtuPh6J3FWDns8gM="
+
+function cardTokenKeys(): { tokenKeys: Record<string, string>; activeTokenKeyId: string } {
+  const pairs = (process.env.TW_CARD_TOKEN_KEYS || DEMO_CARD_TOKEN_KEYS).split(",").map((pair) => pair.trim().split(":"))
+  if (pairs.some((pair) => pair.length !== 2 || !pair[0] || !pair[1])) {
+    // The value is never repeated: it holds keys.
+    throw new Error("TW_CARD_TOKEN_KEYS must be id:key pairs separated by commas (each key 32 random bytes in base64)")
+  }
+  return { tokenKeys: Object.fromEntries(pairs), activeTokenKeyId: pairs[0][0] }
+}
+
 /** The plugin's intake of notifications and webhooks; the tests shorten the 5 s wait (jest.config.js). */
 const deliveries = { delayMs: positiveNumber("TW_DELIVERY_DELAY_MS", 5_000) }
 
@@ -141,6 +158,8 @@ module.exports = defineConfig({
     },
     // Subscriptions: a store that installed the package gets this module from the plugin itself.
     { resolve: "./src/modules/tw-subscription" },
+    // Saved cards: a store that installed the package gets it from the plugin, with the plugin's options.
+    { resolve: "./src/modules/tw-saved-card", options: cardTokenKeys() },
     ...(redisUrl ? productionModules(redisUrl) : []),
   ],
 })
