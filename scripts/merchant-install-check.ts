@@ -18,6 +18,7 @@
  * masked) to .tmp/merchant-install-check/. Exits non-zero with one message on any failure.
  * Run by .ci/run; by hand: `node --import tsx scripts/merchant-install-check.ts`.
  */
+import { randomBytes } from "node:crypto"
 import { existsSync, readFileSync } from "node:fs"
 import { chmod, mkdir, mkdtemp, readFile, readdir, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
@@ -285,6 +286,11 @@ async function main() {
     addSecret(settings.token)
     addSecret(settings.embedded.secretKey)
     const env = providerEnv(install, sandboxDoc, settings)
+    // A merchant's own token keys: 32 random bytes each, as the README says to make them.
+    for (const variable of install.pluginEnv.tokenKeys) {
+      env[variable] = randomBytes(32).toString("base64")
+      addSecret(env[variable])
+    }
 
     const webhookSecret = await step("webhook registration (README command)", async () => {
       const { env: commandEnv, argv } = install.registerWebhook

@@ -86,6 +86,8 @@ export interface ReadmeInstall {
   /** The medusa-config.ts of the install section, as written. */
   config: string
   providers: ReadmeProvider[]
+  /** Environment variables the plugin's own options read, by what they hold: the saved cards' token keys. */
+  pluginEnv: { tokenKeys: string[] }
   /** The `npx medusa db:migrate` the section says to run. */
   migrateCommand: string[]
   /** Provider ids the section says to enable for the TWD region. */
@@ -110,6 +112,22 @@ function providersOf(config: string): ReadmeProvider[] {
   })
 }
 
+/**
+ * The plugin's options are what the config holds before its first provider (the `plugins` entry). The
+ * check can fill in only variables it knows the meaning of: keys inside `tokenKeys: { ... }`.
+ */
+function pluginEnvOf(config: string): ReadmeInstall["pluginEnv"] {
+  const start = config.search(/resolve:\s*"medusa-payment-tw\/providers\//)
+  const pluginPart = start < 0 ? config : config.slice(0, start)
+  const keysBlock = /tokenKeys:\s*\{([^}]*)\}/.exec(pluginPart)
+  const tokenKeys = [...(keysBlock?.[1] ?? "").matchAll(/process\.env\.(\w+)/g)].map((m) => m[1])
+  const others = [...pluginPart.replace(keysBlock?.[0] ?? "", "").matchAll(/process\.env\.(\w+)/g)].map((m) => m[1])
+  if (others.length) {
+    throw new ReadmeError(`README.md's plugin options read ${others.join(", ")}; the check knows only the saved cards' tokenKeys`)
+  }
+  return { tokenKeys }
+}
+
 export function readInstall(markdown: string): ReadmeInstall {
   const text = section(markdown, INSTALL_HEADING)
   const config = block(text, INSTALL_HEADING, (b) => b.lang === "ts" && b.code.includes("defineConfig("), "a medusa-config.ts (defineConfig)")
@@ -128,6 +146,7 @@ export function readInstall(markdown: string): ReadmeInstall {
     installCommand: installLine.trim().split(/\s+/),
     config,
     providers,
+    pluginEnv: pluginEnvOf(config),
     migrateCommand: migrate.split(" "),
     regionProviderIds,
     registerWebhook: shellCommand(registerCode, "medusa-payment-tw-register-webhook"),
