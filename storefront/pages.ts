@@ -20,6 +20,9 @@ export const PAGES: readonly PageDefinition[] = [
   // Where the card SDK sends the shopper after confirming (the embedded-card provider's returnUrl).
   { name: "card-return", title: "Confirming your payment", path: /^\/checkout\/card\/return$/ },
   { name: "order", title: "Order confirmation", path: /^\/orders\/[A-Za-z0-9_]+$/ },
+  // A customer's login and account sections (browser/account/sections.ts), and one subscription of theirs.
+  { name: "account", title: "Your account", path: /^\/account$/ },
+  { name: "subscription", title: "Your subscription", path: /^\/account\/subscriptions\/[A-Za-z0-9_]+$/ },
 ]
 
 /** Shown for any other path; static, so it has no browser entry. */

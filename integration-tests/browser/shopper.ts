@@ -53,6 +53,12 @@ export async function checkoutToPayment(page: Page, shot: Shot) {
   await page.click("#go-to-checkout")
   await page.waitForURL(/\/checkout$/)
   await pageReady(page)
+  await addressAndDelivery(page, shot)
+  await page.locator("#payment-option-hosted-checkout").waitFor()
+}
+
+/** On the checkout page: the address step, then home delivery; the payment step opens next. */
+export async function addressAndDelivery(page: Page, shot: Shot) {
   for (const [field, value] of Object.entries(SHOPPER)) {
     await page.fill(`#${field}`, value)
   }
@@ -63,7 +69,23 @@ export async function checkoutToPayment(page: Page, shot: Shot) {
   await page.getByLabel(/Home delivery/).check()
   await shot("delivery")
   await page.click("#shipping-submit")
-  await page.locator("#payment-option-hosted-checkout").waitFor()
+}
+
+/**
+ * Creates a customer account on the storefront's account page (`/account`,
+ * or the login address a page sent the shopper to) and waits for the page it
+ * leads to; the shopper is then logged in (the js-sdk's token in localStorage).
+ */
+export async function registerAccount(page: Page, shot: Shot, account: { email: string; password: string; first_name: string; last_name: string }) {
+  await page.waitForURL(/\/account(\?|$)/)
+  await pageReady(page)
+  await page.fill("#register-last-name", account.last_name)
+  await page.fill("#register-first-name", account.first_name)
+  await page.fill("#register-email", account.email)
+  await page.fill("#register-password", account.password)
+  await shot("register")
+  await Promise.all([page.waitForEvent("load"), page.click("#register-submit")])
+  await pageReady(page)
 }
 
 /** Chooses "Pay on the hosted page" with a method, and goes to the hosted page; returns its transaction id. */

@@ -1,6 +1,6 @@
 /**
  * Seeds the demo store: a TWD region "Taiwan", a warehouse with shipping, a few
- * products and a publishable key. Run through `medusa exec` by scripts/demo.ts;
+ * products (one of them also offered as a monthly subscription) and a publishable key. Run through `medusa exec` by scripts/demo.ts;
  * it does nothing when the store is already seeded.
  */
 import type { ExecArgs } from "@medusajs/framework/types"
@@ -20,6 +20,7 @@ import {
   updateStoresWorkflow,
 } from "@medusajs/medusa/core-flows"
 
+import { TW_SUBSCRIPTION_MODULE, type TwSubscriptionModuleService } from "../../src/modules/tw-subscription"
 import { providerId, providerKey } from "../../src/providers/core/provider-keys"
 
 export const DEMO_REGION = "Taiwan"
@@ -31,7 +32,11 @@ const PRODUCTS = [
   { title: "Oolong Tea, 150 g", handle: "oolong-tea", sku: "TEA-OOLONG-150", price: 680, description: "High-mountain oolong from Alishan." },
   { title: "Pineapple Cakes, box of 10", handle: "pineapple-cakes", sku: "CAKE-PINE-10", price: 450, description: "Buttery pastry with pineapple filling." },
   { title: "Bubble Tea Kit", handle: "bubble-tea-kit", sku: "KIT-BOBA-1", price: 1200, description: "Tapioca pearls, black tea and cups for six." },
+  { title: "Tea of the Month Box", handle: "tea-of-the-month", sku: "BOX-TEA-MONTH", price: 900, description: "A different Taiwanese tea every month, 100 g, with tasting notes." },
 ]
+
+/** The product offered as a subscription too (docs/subscriptions.md): monthly, 12 periods unless cancelled before. */
+const SUBSCRIPTION = { sku: "BOX-TEA-MONTH", plan: { title: "Monthly tea box", kind: "monthly" as const, interval_months: 1, periods: 12, first_charge_delay_days: 0, active: true } }
 
 export default async function seedDemo({ container }: ExecArgs) {
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
@@ -124,7 +129,7 @@ export default async function seedDemo({ container }: ExecArgs) {
   })
   await linkSalesChannelsToApiKeyWorkflow(container).run({ input: { id: keys[0].id, add: [salesChannel.id] } })
 
-  await createProductsWorkflow(container).run({
+  const { result: products } = await createProductsWorkflow(container).run({
     input: {
       products: PRODUCTS.map((product) => ({
         title: product.title,
@@ -146,6 +151,11 @@ export default async function seedDemo({ container }: ExecArgs) {
       })),
     },
   })
+
+  // As POST /admin/product-variants/:id/tw-subscription-plans does: the plan, linked to its variant.
+  const planVariant = products.flatMap((product) => product.variants ?? []).find((variant) => variant.sku === SUBSCRIPTION.sku)!
+  const plan = await container.resolve<TwSubscriptionModuleService>(TW_SUBSCRIPTION_MODULE).createTwSubscriptionPlans({ ...SUBSCRIPTION.plan, variant_id: planVariant.id })
+  await link.create({ [Modules.PRODUCT]: { product_variant_id: planVariant.id }, [TW_SUBSCRIPTION_MODULE]: { tw_subscription_plan_id: plan.id } })
 
   const { data: inventoryItems } = await query.graph({ entity: "inventory_item", fields: ["id"] })
   await createInventoryLevelsWorkflow(container).run({

@@ -38,14 +38,40 @@ export async function currentCart(): Promise<HttpTypes.StoreCart | undefined> {
   }
 }
 
+/**
+ * A subscription cart (subscription-cart.ts) names its plan in the cart's
+ * metadata: its checkout starts the subscription instead of a one-time payment.
+ */
+export const SUBSCRIPTION_PLAN_KEY = "tw_subscription_plan_id"
+
+export function subscriptionPlanIdOf(cart: HttpTypes.StoreCart | undefined): string | undefined {
+  const id = cart?.metadata?.[SUBSCRIPTION_PLAN_KEY]
+  return typeof id === "string" && id ? id : undefined
+}
+
+/** A new cart in the Taiwan region, kept as this browser's cart (for a logged-in customer, theirs). */
+export async function newCart(body: Omit<HttpTypes.StoreCreateCart, "region_id"> = {}): Promise<HttpTypes.StoreCart> {
+  const region = await taiwanRegion()
+  const { cart } = await sdk.store.cart.create({ ...body, region_id: region.id }, { fields: CART_FIELDS })
+  localStorage.setItem(CART_ID_KEY, cart.id)
+  return cart
+}
+
+export async function addLine(cartId: string, variantId: string, quantity: number): Promise<HttpTypes.StoreCart> {
+  return (await sdk.store.cart.createLineItem(cartId, { variant_id: variantId, quantity }, { fields: CART_FIELDS })).cart
+}
+
 export async function addToCart(variantId: string, quantity: number): Promise<HttpTypes.StoreCart> {
   let cart = await currentCart()
-  if (!cart) {
-    const region = await taiwanRegion()
-    cart = (await sdk.store.cart.create({ region_id: region.id }, { fields: CART_FIELDS })).cart
-    localStorage.setItem(CART_ID_KEY, cart.id)
+  if (cart && subscriptionPlanIdOf(cart)) {
+    if (cart.items?.length) {
+      throw new Error("Your cart holds a subscription, which is checked out on its own (the payment service charges one amount each period). Check it out or remove it first, then add other items.")
+    }
+    // An emptied subscription cart: start an ordinary one instead.
+    cart = undefined
   }
-  return (await sdk.store.cart.createLineItem(cart.id, { variant_id: variantId, quantity }, { fields: CART_FIELDS })).cart
+  cart ??= await newCart()
+  return addLine(cart.id, variantId, quantity)
 }
 
 export async function setQuantity(cartId: string, lineId: string, quantity: number): Promise<HttpTypes.StoreCart> {

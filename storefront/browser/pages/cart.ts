@@ -1,5 +1,5 @@
 import type { HttpTypes } from "@medusajs/types"
-import { currentCart, setQuantity } from "../cart"
+import { currentCart, setQuantity, subscriptionPlanIdOf } from "../cart"
 import { byId, el } from "../element"
 import { formatMoney } from "../money"
 import { renderTotals } from "../order-summary"
@@ -18,14 +18,19 @@ function render(cart: HttpTypes.StoreCart | undefined) {
   }
   status.hidden = true
   content.hidden = false
+  const subscription = Boolean(subscriptionPlanIdOf(cart))
+  const note = byId("subscription-note")
+  note.textContent = subscription ? "This cart holds a subscription: it is checked out on its own, one item, and each period is charged the order's total. Remove it to shop for other items." : ""
+  note.hidden = !subscription
   const rows = [...cart.items]
     .sort((a, b) => String(a.created_at).localeCompare(String(b.created_at)))
-    .map((item) => lineRow(cart, item))
+    .map((item) => lineRow(cart, item, subscription))
   byId("cart-lines").querySelector("tbody")!.replaceChildren(...rows)
   renderTotals(byId("cart-totals"), cart, { shippingChosen: Boolean(cart.shipping_methods?.length) })
 }
 
-function lineRow(cart: HttpTypes.StoreCart, item: HttpTypes.StoreCartLineItem): HTMLTableRowElement {
+/** A subscription's line keeps its quantity of 1: the subscription is the variant alone. */
+function lineRow(cart: HttpTypes.StoreCart, item: HttpTypes.StoreCartLineItem, subscription: boolean): HTMLTableRowElement {
   const quantityId = `quantity-${item.id}`
   const input = el("input", { id: quantityId, type: "number", inputmode: "numeric", min: "0", max: "99", value: String(item.quantity), "data-testid": "line-quantity" })
   const form = el(
@@ -46,7 +51,7 @@ function lineRow(cart: HttpTypes.StoreCart, item: HttpTypes.StoreCartLineItem): 
     { "data-testid": "cart-line", "data-line-id": item.id },
     el("td", {}, item.product_handle ? el("a", { href: `/products/${item.product_handle}` }, item.product_title ?? item.title) : item.title),
     el("td", {}, formatMoney(item.unit_price, cart.currency_code)),
-    el("td", {}, form),
+    el("td", {}, subscription ? el("span", { "data-testid": "line-quantity-fixed" }, String(item.quantity)) : form),
     el("td", { "data-testid": "line-total" }, formatMoney(item.total, cart.currency_code)),
     el("td", {}, remove)
   )

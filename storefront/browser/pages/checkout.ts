@@ -1,5 +1,5 @@
 import type { HttpTypes } from "@medusajs/types"
-import { chooseShipping, currentCart, updateCart } from "../cart"
+import { chooseShipping, currentCart, subscriptionPlanIdOf, updateCart } from "../cart"
 import { completeCart } from "../complete-cart"
 import { byId, el, showMessage } from "../element"
 import { sdk } from "../medusa"
@@ -8,6 +8,7 @@ import { renderLines, renderTotals } from "../order-summary"
 import { runPage, showCartCount } from "../page"
 import { PAYMENT_OPTIONS } from "../payment/options"
 import type { PaymentCheckout, PaymentOption } from "../payment/payment-option"
+import { subscriptionCheckoutOption } from "../payment/subscription-checkout"
 import { storeErrorMessage } from "../store-error"
 
 /**
@@ -23,6 +24,8 @@ const payable = new Map<string, boolean>()
 let paying = false
 /** A failure an option's return page sent the shopper back with: that option is chosen and the message shown. */
 let returned: { option: PaymentOption; message: string } | undefined
+/** The options this cart may be paid with: a subscription cart only starts its subscription. */
+let offered: readonly PaymentOption[] = PAYMENT_OPTIONS
 
 const ADDRESS_FIELDS = ["first_name", "last_name", "phone", "postal_code", "city", "address_1", "country_code"] as const
 
@@ -109,7 +112,7 @@ async function saveShipping() {
 async function showPayment() {
   const { payment_providers } = await sdk.store.payment.listPaymentProviders({ region_id: cart.region_id! })
   const enabled = new Set(payment_providers.map((provider) => provider.id))
-  const options = PAYMENT_OPTIONS.filter((option) => enabled.has(option.providerId))
+  const options = offered.filter((option) => enabled.has(option.providerId))
   const container = byId("payment-options")
   payable.clear()
   if (!options.length) {
@@ -142,7 +145,7 @@ function paymentChoice(option: PaymentOption, checked: boolean): HTMLElement {
 
 function chosenOption(): PaymentOption | undefined {
   const id = new FormData(byId<HTMLFormElement>("payment-form")).get("payment_option")
-  return PAYMENT_OPTIONS.find((option) => option.id === id)
+  return offered.find((option) => option.id === id)
 }
 
 function canPay(): boolean {
@@ -169,7 +172,7 @@ function checkoutFor(option: PaymentOption): PaymentCheckout {
 
 function showChosenFields() {
   const chosen = chosenOption()
-  for (const option of PAYMENT_OPTIONS) {
+  for (const option of offered) {
     const fields = document.getElementById(`payment-option-${option.id}-fields`)
     if (!fields) {
       continue
@@ -208,7 +211,7 @@ async function pay() {
 /** Reads (and removes from the address, so a reload does not repeat it) a failure an option's return page sent back. */
 function takeReturnedFailure() {
   const query = new URLSearchParams(location.search)
-  for (const option of PAYMENT_OPTIONS) {
+  for (const option of offered) {
     const message = option.returnedFailure?.(query)
     if (message) {
       returned = { option, message }
@@ -226,6 +229,10 @@ runPage("checkout-status", async () => {
     return
   }
   cart = found
+  if (subscriptionPlanIdOf(cart)) {
+    offered = [subscriptionCheckoutOption]
+    byId("pay").textContent = "Subscribe and pay"
+  }
   takeReturnedFailure()
   byId("checkout-status").hidden = true
   byId("checkout").hidden = false

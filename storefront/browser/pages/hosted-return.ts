@@ -1,6 +1,7 @@
 import { storedCartId } from "../cart"
 import { completeCart } from "../complete-cart"
 import { byId } from "../element"
+import { rememberSubscriptionCheckout, takeSubscriptionCheckout } from "../order-subscription"
 import { runPage } from "../page"
 
 /**
@@ -22,10 +23,15 @@ runPage("return-status", async () => {
     byId("retry-payment").hidden = true
     return
   }
+  const subscriptionId = takeSubscriptionCheckout(cartId)
   const completion = await completeCart(cartId)
   if (completion.kind === "order") {
-    location.replace(`/orders/${completion.order.id}`)
+    // A subscription's first order names it, so the confirmation can say so.
+    location.replace(`/orders/${completion.order.id}${subscriptionId ? `?subscription=${encodeURIComponent(subscriptionId)}` : ""}`)
     return
+  }
+  if (subscriptionId) {
+    rememberSubscriptionCheckout(cartId, subscriptionId)
   }
   problem(
     "We could not confirm your payment",

@@ -4,6 +4,7 @@ import { byId, el } from "../element"
 import { sdk } from "../medusa"
 import { describeOrderPayment, ORDER_PAYMENT_FIELDS, type OrderPayment, type PaymentInstructions } from "../order-payment"
 import { renderLines, renderTotals } from "../order-summary"
+import { subscriptionOfOrder } from "../order-subscription"
 import { runPage, showCartCount } from "../page"
 import { formatTaipeiTime } from "../taipei-time"
 
@@ -64,6 +65,22 @@ function showAddress(address: HttpTypes.StoreOrderAddress | null | undefined) {
   byId("order-address").replaceChildren(...lines.flatMap((line, i) => (i ? [el("br"), line] : [line])))
 }
 
+/** A subscription's orders say so, with a link to it. */
+async function showSubscription(order: HttpTypes.StoreOrder) {
+  const found = await subscriptionOfOrder(order.id, new URLSearchParams(location.search).get("subscription"))
+  if (!found) {
+    return
+  }
+  const link = el("a", { href: `/account/subscriptions/${found.subscription.id}`, id: "order-subscription-link" }, "your subscription")
+  if (found.kind === "renewal") {
+    byId("order-title").textContent = "Your renewal order"
+    byId("order-subscription").replaceChildren(`The renewal order for period ${found.period} of `, link, ", paid with the card you subscribed with.")
+  } else {
+    byId("order-subscription").replaceChildren("This order starts ", link, ". See its next charge, or cancel it, in your account.")
+  }
+  byId("order-subscription").hidden = false
+}
+
 runPage("order-status", async () => {
   const id = decodeURIComponent(location.pathname.split("/").pop() ?? "")
   const [{ order }, cart] = await Promise.all([sdk.store.order.retrieve(id, { fields: ORDER_PAYMENT_FIELDS }), currentCart()])
@@ -72,6 +89,7 @@ runPage("order-status", async () => {
   byId("order-number").textContent = `#${order.display_id}`
   byId("order-email").textContent = order.email ?? ""
   showPayment(describeOrderPayment(order))
+  await showSubscription(order)
   renderLines(byId("order-lines"), order.items, order.currency_code)
   renderTotals(byId("order-totals"), order, { shippingChosen: true })
   showAddress(order.shipping_address)

@@ -1,11 +1,45 @@
 import type { HttpTypes } from "@medusajs/types"
 import { addToCart, currentCart } from "../cart"
+import { loggedInCustomer, loginHref } from "../customer"
 import { byId, el } from "../element"
 import { sdk } from "../medusa"
 import { formatMoney } from "../money"
 import { runPage, showCartCount } from "../page"
 import { taiwanRegion } from "../region"
 import { storeErrorMessage } from "../store-error"
+import { startSubscriptionCart } from "../subscription-cart"
+import { describePlan, plansOfProduct, type SubscriptionPlan } from "../subscription-plans"
+
+/** "Subscribe": a logged-in customer gets a subscription cart and goes to the checkout; a guest is asked to log in. */
+function offerSubscription(plan: SubscriptionPlan, price: number | null | undefined, currencyCode: string) {
+  byId("plan-title").textContent = plan.title
+  byId("plan-terms").textContent = `— ${describePlan(plan, price, currencyCode)}`
+  byId("subscription-offer").hidden = false
+  const button = byId<HTMLButtonElement>("subscribe")
+  const status = byId("subscribe-status")
+  button.addEventListener("click", () => {
+    button.disabled = true
+    status.classList.remove("error")
+    status.textContent = "One moment…"
+    const subscribe = async () => {
+      const customer = await loggedInCustomer()
+      if (!customer) {
+        status.replaceChildren("Subscriptions belong to a customer account: ", el("a", { href: loginHref(), id: "subscribe-login" }, "log in or create an account"), " to subscribe.")
+        return
+      }
+      await startSubscriptionCart(plan, customer)
+      location.assign("/checkout")
+    }
+    subscribe()
+      .catch((error: unknown) => {
+        status.classList.add("error")
+        status.textContent = storeErrorMessage(error)
+      })
+      .finally(() => {
+        button.disabled = false
+      })
+  })
+}
 
 runPage("product-status", async () => {
   const handle = decodeURIComponent(location.pathname.split("/").pop() ?? "")
@@ -26,6 +60,10 @@ runPage("product-status", async () => {
   byId("product-title").textContent = product.title
   byId("product-description").textContent = product.description ?? ""
   byId("product-price").textContent = formatMoney(variant.calculated_price?.calculated_amount, region.currency_code)
+  const plan = (await plansOfProduct(product.id)).find((p) => p.variant_id === variant.id)
+  if (plan) {
+    offerSubscription(plan, variant.calculated_price?.calculated_amount, region.currency_code)
+  }
   byId("product-status").hidden = true
   byId("product").hidden = false
 
