@@ -22,6 +22,11 @@ export default defineMiddlewares({
       middlewares: [authenticate("customer", ["session", "bearer"])],
     },
     {
+      // Saved cards, likewise: the logged-in customer's own only.
+      matcher: "/store/customers/me/tw-saved-cards*",
+      middlewares: [authenticate("customer", ["session", "bearer"])],
+    },
+    {
       matcher: "/store/carts/:id/tw-subscription",
       method: ["POST"],
       middlewares: [authenticate("customer", ["session", "bearer"])],

@@ -1,7 +1,9 @@
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import type { ProviderWebhookPayload } from "@medusajs/framework/types"
-import { Modules, PaymentWebhookEvents } from "@medusajs/framework/utils"
-import { pluginProvider } from "../workflows/plugin-providers"
+import { ContainerRegistrationKeys, Modules, PaymentWebhookEvents } from "@medusajs/framework/utils"
+import { type PluginProvider, pluginProvider } from "../workflows/plugin-providers"
+import { mirrorSavedCards } from "../workflows/saved-cards/account-holder-mirror"
+import { isTokenNotification, recordTokenNotification } from "../workflows/saved-cards/token-notification"
 
 /**
  * Takes in this plugin's notifications and webhooks at core's own address
@@ -9,11 +11,18 @@ import { pluginProvider } from "../workflows/plugin-providers"
  * but with the provider's `deliveries` delay and attempts: core's route waits
  * a fixed 5 s with 3 attempts, as 2.21 ignores the payment module's
  * `webhook_delay` / `webhook_retries`. Other providers' deliveries go on to core.
+ *
+ * A hosted `token` notification is the exception: it carries a card token,
+ * which must not sit in the event bus (Redis keeps queued and failed jobs), so
+ * it is recorded here, encrypted, before the answer (saved-cards/token-notification.ts).
  */
 export async function paymentDeliveryIntake(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction) {
   const provider = pluginProvider(req.scope, req.params.provider)
   if (!provider) {
     return next()
+  }
+  if (provider.identifier === "hosted-checkout" && isTokenNotification(req.body)) {
+    return takeTokenNotification(req, res, provider)
   }
   const data: ProviderWebhookPayload = {
     provider: provider.key,
@@ -24,4 +33,28 @@ export async function paymentDeliveryIntake(req: MedusaRequest, res: MedusaRespo
     { delay: provider.deliveries.delayMs, attempts: provider.deliveries.attempts }
   )
   res.sendStatus(200)
+}
+
+/**
+ * Records the binding, then answers: 200 once it is recorded or ignored, 500
+ * when the store could not record it (the claim is given back, so a resend
+ * is taken). The account holder's mirror follows after the answer.
+ */
+async function takeTokenNotification(req: MedusaRequest, res: MedusaResponse, provider: PluginProvider) {
+  const logger = req.scope.resolve(ContainerRegistrationKeys.LOGGER)
+  let change: Awaited<ReturnType<typeof recordTokenNotification>>
+  try {
+    change = await recordTokenNotification(req.scope, provider, req.rawBody?.length ? req.rawBody : req.body)
+  } catch (error) {
+    // Only the error's class: a database error could quote the values it was writing.
+    logger.error(`${provider.key}: a token notification could not be recorded (${(error as Error)?.name ?? "error"}); the service may send it again`)
+    res.sendStatus(500)
+    return
+  }
+  res.sendStatus(200)
+  if (change) {
+    await mirrorSavedCards(req.scope, change.customerId, change.providerId).catch((error: Error) =>
+      logger.warn(`${provider.key}: the account holder of customer ${change.customerId} does not show card ${change.cardId} yet: ${error?.name ?? "error"}`)
+    )
+  }
 }

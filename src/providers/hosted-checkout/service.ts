@@ -5,13 +5,24 @@ import type {
   CancelPaymentOutput,
   CapturePaymentInput,
   CapturePaymentOutput,
+  CreateAccountHolderInput,
+  CreateAccountHolderOutput,
+  DeleteAccountHolderOutput,
   DeletePaymentInput,
+  DeletePaymentMethodOutput,
   DeletePaymentOutput,
   InitiatePaymentInput,
   InitiatePaymentOutput,
+  ListPaymentMethodsInput,
+  ListPaymentMethodsOutput,
   PaymentCustomerDTO,
   RefundPaymentInput,
   RefundPaymentOutput,
+  RetrieveAccountHolderInput,
+  RetrieveAccountHolderOutput,
+  SavePaymentMethodOutput,
+  UpdateAccountHolderInput,
+  UpdateAccountHolderOutput,
   UpdatePaymentInput,
   UpdatePaymentOutput,
 } from "@medusajs/framework/types"
@@ -22,11 +33,13 @@ import { TwPaymentProvider } from "../core/base-provider"
 import { toMedusaError } from "../core/errors"
 import { toTwd } from "../core/money"
 import type { PaymentObservation } from "../core/payment-api"
+import { accountHolderData, savedCardFacts } from "./account-holder"
 import { HostedCheckoutApi } from "./api"
 import { invoiceRequestFields } from "./invoice"
 import { invoiceError } from "./invoice-errors"
 import { type HostedCheckoutOptions, type PaymentMethod, parseHostedCheckoutOptions, type ResolvedHostedCheckoutOptions } from "./options"
 import { freshSessionData, type HostedSessionData, parseStorefrontData, readSessionData, type StorefrontData, transactionFacts } from "./session-data"
+import { savedCardOfCustomer, savedCardSessionData, savedCardSubscription, sessionSavedCard, updatedSavedCardSession } from "./saved-card-session"
 import { PAID, SESSION_STATUS } from "./status-map"
 import {
   awaitsFirstCharge,
@@ -77,6 +90,9 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
     }
     const terms = openSubscriptionTerms(this.api_.attestor, context as Record<string, unknown> | undefined)
     const input = parseStorefrontData(data)
+    if (input.savedCardId) {
+      return this.initiateSavedCard(twd, input, input.savedCardId, terms, context)
+    }
     if (terms) {
       return this.initiateSubscription(twd, input, terms, context?.customer)
     }
@@ -91,6 +107,9 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
    * invoice) carry over; the cart's lines only if they still make the amount.
    */
   async updatePayment({ amount, currency_code, data, context }: UpdatePaymentInput): Promise<UpdatePaymentOutput> {
+    if (sessionSavedCard(data)) {
+      return { data: updatedSavedCardSession(data!, toTwd(amount, currency_code)) }
+    }
     const current = readSessionData(data)
     const twd = toTwd(amount, currency_code)
     if (twd === current.amount) {
@@ -111,6 +130,9 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
     const waiting = awaitsFirstCharge(input.data)
     if (waiting?.hid) {
       return { status: await firstChargeStatus(this.subscriptionDeps(), waiting.hid), data: input.data }
+    }
+    if (sessionSavedCard(input.data) && !input.data?.transactionId) {
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "The saved card was not charged: complete the cart with POST /store/carts/{id}/complete, which charges it.")
     }
     return super.authorizePayment(input)
   }
@@ -195,6 +217,52 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
     return { data: { ...data, ...refunded } }
   }
 
+  /**
+   * Account holders, as Medusa's system provider makes them: the service has no
+   * customer object, so the holder is the Medusa customer itself. Its data is
+   * the mirror of the customer's saved cards (`account-holder.ts`), which the
+   * plugin writes through the payment module's `updateAccountHolder`; the
+   * cards and their tokens stay in the plugin's own module.
+   */
+  async createAccountHolder({ context }: CreateAccountHolderInput): Promise<CreateAccountHolderOutput> {
+    if (!context?.customer?.id) {
+      throw new MedusaError(MedusaError.Types.INVALID_DATA, "An account holder needs a customer.")
+    }
+    return { id: context.customer.id, data: {} }
+  }
+
+  async retrieveAccountHolder({ id, context }: RetrieveAccountHolderInput): Promise<RetrieveAccountHolderOutput> {
+    return { id, data: accountHolderData(context?.account_holder?.data) }
+  }
+
+  /** Keeps only the card facts of the data it is given: a token can never be stored here. */
+  async updateAccountHolder({ context }: UpdateAccountHolderInput): Promise<UpdateAccountHolderOutput> {
+    return { data: accountHolderData(context?.account_holder?.data) }
+  }
+
+  /** Nothing exists at the service for a holder; the saved cards stay in the plugin's module. */
+  async deleteAccountHolder(): Promise<DeleteAccountHolderOutput> {
+    return {}
+  }
+
+  /** The holder's saved cards (last four digits, label, dates): what `listPaymentMethods` of the payment module shows. */
+  async listPaymentMethods({ context }: ListPaymentMethodsInput): Promise<ListPaymentMethodsOutput> {
+    return savedCardFacts(context?.account_holder?.data).map((card) => ({ id: card.id, data: { ...card } }))
+  }
+
+  /** A card is saved only by its binding page, whose token arrives by notification. */
+  async savePaymentMethod(): Promise<SavePaymentMethodOutput> {
+    throw new MedusaError(
+      MedusaError.Types.NOT_ALLOWED,
+      "Cards are saved on the service's binding page: POST /store/customers/me/tw-saved-cards starts one (docs/saved-cards.md)."
+    )
+  }
+
+  /** Deleting is the plugin route's work (`DELETE /store/customers/me/tw-saved-cards/:id`), which also updates the mirror. */
+  async deletePaymentMethod(): Promise<DeletePaymentMethodOutput> {
+    return { data: {} }
+  }
+
   /** The recurring or scheduled page for sealed terms (the store route `POST /store/carts/:id/tw-subscription`). */
   protected async initiateSubscription(
     amount: number,
@@ -215,6 +283,19 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
       subscription: opened.subscription,
     }
     return { id: opened.transactionId, status: PaymentSessionStatus.REQUIRES_MORE, data: { ...sessionData } }
+  }
+
+  /** A saved card's session: nothing is charged until the cart's completion (saved-card-session.ts). */
+  protected initiateSavedCard(
+    amount: number,
+    input: StorefrontData,
+    savedCardId: string,
+    terms: SubscriptionTerms | undefined,
+    context: InitiatePaymentInput["context"]
+  ): InitiatePaymentOutput {
+    const card = savedCardOfCustomer(savedCardId, context)
+    const subscription = terms ? savedCardSubscription(terms, amount, context!.customer!.id) : undefined
+    return { id: input.session_id, status: PaymentSessionStatus.PENDING, data: savedCardSessionData(freshSessionData, input.session_id, amount, card, subscription) }
   }
 
   /**
@@ -345,7 +426,8 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
     const problem =
       tx.merchantId !== this.options_.merchantId
         ? "another merchant"
-        : tx.customId !== (session.customId ?? session.session_id)
+        : // A saved card's charge carries no customId: its orderId is the session (saved-card-session.ts).
+        (tx.customId ?? tx.orderId) !== (session.customId ?? session.session_id)
           ? "another session"
           : tx.amount !== session.amount
             ? `another amount (${tx.amount} TWD instead of ${session.amount})`

@@ -1,0 +1,40 @@
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { MedusaError } from "@medusajs/framework/utils"
+import { TW_SAVED_CARD_MODULE, type TwSavedCardModuleService } from "../../modules/tw-saved-card"
+import { visibleState } from "../../modules/tw-saved-card/binding-state"
+
+/** What the saved-card routes answer (docs/saved-cards.md): never the token, its ciphertext or its key. */
+
+export const savedCards = (container: MedusaContainer) => container.resolve<TwSavedCardModuleService>(TW_SAVED_CARD_MODULE)
+
+type Row = Awaited<ReturnType<TwSavedCardModuleService["retrieveTwSavedCard"]>>
+
+/** Statuses a list shows; a deleted card is gone for the customer and the admin. */
+export const LISTED_STATUSES = ["binding", "active", "failed"] as const
+
+export function savedCardView(row: Row, now = Date.now()) {
+  return {
+    id: row.id,
+    ...visibleState(row, now),
+    last4: row.last4 ?? null,
+    card_label: row.card_label ?? null,
+    bound_at: row.bound_at ?? null,
+    created_at: row.created_at,
+  }
+}
+
+export function adminSavedCardView(row: Row, now = Date.now()) {
+  return { ...savedCardView(row, now), customer_id: row.customer_id, provider_id: row.provider_id, updated_at: row.updated_at }
+}
+
+/** One listed card, of this customer when `customerId` is given; anything else is "not found" (ids do not leak). */
+export async function listedCard(container: MedusaContainer, id: string, customerId?: string): Promise<Row> {
+  const [row] = await savedCards(container).listTwSavedCards(
+    { id, status: [...LISTED_STATUSES], ...(customerId ? { customer_id: customerId } : {}) },
+    { take: 1 }
+  )
+  if (!row) {
+    throw new MedusaError(MedusaError.Types.NOT_FOUND, `Saved card ${id} was not found.`)
+  }
+  return row
+}
