@@ -80,8 +80,11 @@ const outDir = join(process.cwd(), ".tmp", "jest")
 mkdirSync(outDir, { recursive: true })
 const totals = { passed: 0, failed: 0, skipped: 0 }
 let broken = false
+const started = Date.now()
+const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(0)} s`
 
 for (const suite of suites) {
+  const suiteStarted = Date.now()
   const outputFile = join(outDir, `${suite}.json`)
   rmSync(outputFile, { force: true })
   console.log(`\n=== ${suite} tests ===`)
@@ -111,9 +114,10 @@ for (const suite of suites) {
     console.error(`${suite}: no test ran`)
     broken = true
   }
+  console.log(`${suite} tests: ${seconds(suiteStarted)}`)
 }
 
 await stopPostgres()
 writeFileSync(join(outDir, "summary.json"), JSON.stringify({ ...totals, broken }))
-console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`)
+console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped in ${seconds(started)}`)
 process.exit(totals.failed || broken ? 1 : 0)
