@@ -1,8 +1,9 @@
 /**
  * Proves `npm run demo` end to end: it comes up, the admin login it prints
  * works, the store and the sandbox answer with the printed settings, the
- * storefront lists the seeded products in a real browser, and Ctrl-C (SIGINT)
- * stops everything it started. Run by .ci/run.
+ * storefront lists the seeded products in a real browser, the admin's login page
+ * leads to the plugin's Subscriptions page, and Ctrl-C (SIGINT) stops everything
+ * it started. Run by .ci/run.
  *
  * `--profile production` runs `npm run demo -- --profile production` and also checks
  * that a server process and a worker process came up (the worker serves no routes),
@@ -13,6 +14,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs"
 import { connect } from "node:net"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
+import type { Browser } from "playwright-core"
 import { launchChromium } from "./chromium"
 import { freePort } from "./postgres"
 
@@ -80,14 +82,13 @@ const portOpen = (port: number) =>
   })
 
 /** The storefront's home page, drawn by its browser code through the store API, lists the seeded products. */
-async function checkStorefront(url: string) {
+async function checkStorefront(browser: Browser, url: string) {
   const home = await fetch(url)
   if (!home.ok || !(await home.text()).includes('id="product-list"')) {
     fail(`storefront home page at ${url} answered ${home.status} without the product list`)
   }
-  const browser = await launchChromium()
+  const page = await browser.newPage()
   try {
-    const page = await browser.newPage()
     await page.goto(url)
     await page.waitForSelector("body[data-ready]")
     const titles = await page.locator('[data-testid="product-card"] h2').allTextContents()
@@ -97,7 +98,36 @@ async function checkStorefront(url: string) {
       }
     }
   } finally {
-    await browser.close()
+    await page.close()
+  }
+}
+
+/**
+ * The admin through its own login page: the plugin's Subscriptions page is in the sidebar and draws
+ * its list from the admin route (the demo seeds no subscription: its empty state, or rows if a
+ * kept demo database has some). A failure leaves a screenshot in .tmp/.
+ */
+async function checkAdminSubscriptions(browser: Browser, adminUrl: string, login: { email: string; password: string }) {
+  const started = Date.now()
+  const page = await browser.newPage()
+  // The admin's first page compiles its modules (Vite dev middleware): slow on a loaded machine.
+  page.setDefaultTimeout(120_000)
+  try {
+    await page.goto(`${adminUrl}/login`)
+    await page.fill('input[name="email"]', login.email)
+    await page.fill('input[name="password"]', login.password)
+    await page.click('button[type="submit"]')
+    await page.locator(`a[href="${new URL(adminUrl).pathname}/tw-subscriptions"]`).first().waitFor({ state: "attached" })
+    await page.goto(`${adminUrl}/tw-subscriptions`)
+    await page.getByRole("heading", { level: 1, name: "Subscriptions" }).waitFor()
+    await page.locator('[data-testid="tw-subscription-row"], [data-testid="tw-subscriptions-empty"]').first().waitFor()
+    console.log(`[demo-smoke] admin login and Subscriptions page in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+  } catch (error) {
+    const shot = join(process.cwd(), ".tmp", "demo-smoke-admin.png")
+    await page.screenshot({ path: shot, fullPage: true }).catch(() => undefined)
+    fail(`the admin's Subscriptions page did not render (screenshot ${shot}): ${error instanceof Error ? error.message : error}`)
+  } finally {
+    await page.close()
   }
 }
 
@@ -158,8 +188,14 @@ async function main() {
     if (sandbox.merchantId !== settings.sandbox.merchant.merchantId) {
       fail("the sandbox does not run the printed merchant")
     }
-    await checkStorefront(settings.storefront.url)
-    console.log(`[demo-smoke] admin login, store, admin UI, sandbox and storefront OK`)
+    const browser = await launchChromium()
+    try {
+      await checkStorefront(browser, settings.storefront.url)
+      await checkAdminSubscriptions(browser, settings.store.admin, settings.admin)
+    } finally {
+      await browser.close()
+    }
+    console.log(`[demo-smoke] admin login, store, admin UI and its Subscriptions page, sandbox and storefront OK`)
   } finally {
     demo.kill("SIGINT")
   }
