@@ -64,6 +64,11 @@ export function decide(observation: PaymentObservation | undefined, session: Ses
     // A later period (or a later first charge) of a subscription's checkout: the subscription workflow records it.
     return ignore(`${label} is a period of the subscription of session ${session.id}`)
   }
+  if (session.data.savedCard && session.data[idField] !== observation.serviceId) {
+    // A saved card's charge is recorded on its session by the charge itself or by settling its charge record
+    // (workflows/saved-cards): a read that the session does not hold yet is not an orphan.
+    return ignore(`${label}: the charge of saved-card session ${session.id} is settled from its charge record`)
+  }
   if (session.data[idField] !== observation.serviceId) {
     return paid
       ? { kind: "refund-orphan", why: `session ${session.id} had moved on to another payment` }

@@ -90,7 +90,8 @@ export class HostedCheckoutApi implements PaymentApi {
     return {
       serviceId: tx.id,
       label: `transaction ${tx.transactionHid}`,
-      sessionId: tx.customId,
+      // Token payments (a saved card's charges, its subscription's periods) carry no customId: their orderId is the session.
+      sessionId: tx.customId ?? (tx.orderId?.startsWith("payses_") ? tx.orderId : undefined),
       amount: tx.amount,
       status: tx.status,
       action: WEBHOOK_ACTION[tx.status],

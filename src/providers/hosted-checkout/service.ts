@@ -39,6 +39,7 @@ import { invoiceRequestFields } from "./invoice"
 import { invoiceError } from "./invoice-errors"
 import { type HostedCheckoutOptions, type PaymentMethod, parseHostedCheckoutOptions, type ResolvedHostedCheckoutOptions } from "./options"
 import { freshSessionData, type HostedSessionData, parseStorefrontData, readSessionData, type StorefrontData, transactionFacts } from "./session-data"
+import { savedCardOfCustomer, savedCardSessionData, savedCardSubscription, sessionSavedCard, updatedSavedCardSession } from "./saved-card-session"
 import { PAID, SESSION_STATUS } from "./status-map"
 import {
   awaitsFirstCharge,
@@ -89,6 +90,9 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
     }
     const terms = openSubscriptionTerms(this.api_.attestor, context as Record<string, unknown> | undefined)
     const input = parseStorefrontData(data)
+    if (input.savedCardId) {
+      return this.initiateSavedCard(twd, input, input.savedCardId, terms, context)
+    }
     if (terms) {
       return this.initiateSubscription(twd, input, terms, context?.customer)
     }
@@ -103,6 +107,9 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
    * invoice) carry over; the cart's lines only if they still make the amount.
    */
   async updatePayment({ amount, currency_code, data, context }: UpdatePaymentInput): Promise<UpdatePaymentOutput> {
+    if (sessionSavedCard(data)) {
+      return { data: updatedSavedCardSession(data!, toTwd(amount, currency_code)) }
+    }
     const current = readSessionData(data)
     const twd = toTwd(amount, currency_code)
     if (twd === current.amount) {
@@ -123,6 +130,9 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
     const waiting = awaitsFirstCharge(input.data)
     if (waiting?.hid) {
       return { status: await firstChargeStatus(this.subscriptionDeps(), waiting.hid), data: input.data }
+    }
+    if (sessionSavedCard(input.data) && !input.data?.transactionId) {
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "The saved card was not charged: complete the cart with POST /store/carts/{id}/complete, which charges it.")
     }
     return super.authorizePayment(input)
   }
@@ -275,6 +285,19 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
     return { id: opened.transactionId, status: PaymentSessionStatus.REQUIRES_MORE, data: { ...sessionData } }
   }
 
+  /** A saved card's session: nothing is charged until the cart's completion (saved-card-session.ts). */
+  protected initiateSavedCard(
+    amount: number,
+    input: StorefrontData,
+    savedCardId: string,
+    terms: SubscriptionTerms | undefined,
+    context: InitiatePaymentInput["context"]
+  ): InitiatePaymentOutput {
+    const card = savedCardOfCustomer(savedCardId, context)
+    const subscription = terms ? savedCardSubscription(terms, amount, context!.customer!.id) : undefined
+    return { id: input.session_id, status: PaymentSessionStatus.PENDING, data: savedCardSessionData(freshSessionData, input.session_id, amount, card, subscription) }
+  }
+
   /**
    * A renewal order's payment: the period the service already charged, read
    * once here and sealed, so the authorization that follows does not read again.
@@ -403,7 +426,8 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
     const problem =
       tx.merchantId !== this.options_.merchantId
         ? "another merchant"
-        : tx.customId !== (session.customId ?? session.session_id)
+        : // A saved card's charge carries no customId: its orderId is the session (saved-card-session.ts).
+        (tx.customId ?? tx.orderId) !== (session.customId ?? session.session_id)
           ? "another session"
           : tx.amount !== session.amount
             ? `another amount (${tx.amount} TWD instead of ${session.amount})`

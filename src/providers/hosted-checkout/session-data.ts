@@ -4,6 +4,7 @@ import { storefrontPath } from "../core/options"
 import { parseSessionData, sessionDataShape } from "../core/session-data"
 import { type Buyer, buyerSchema } from "./invoice"
 import { PAYMENT_METHODS } from "./options"
+import type { SessionSavedCard } from "./saved-card-session"
 import type { SessionSubscription } from "./subscription-session"
 
 /**
@@ -32,6 +33,11 @@ const storefrontDataSchema = z.strictObject({
   buyer: buyerSchema.optional(),
   /** The cart's lines for the e-invoice; the plugin's store middleware sets them from the cart. */
   lines: z.array(orderLineSchema).max(200).optional(),
+  /**
+   * Pay with this saved card of the logged-in customer (docs/saved-cards.md): no page, the card is
+   * charged when the cart is completed. Checked to be the customer's by the plugin's store middleware.
+   */
+  savedCardId: z.string().startsWith("twcard_", "must be a saved card id (twcard_…)").max(100).optional(),
 })
 export type StorefrontData = z.output<typeof storefrontDataSchema>
 
@@ -53,6 +59,7 @@ const shape = sessionDataShape(storefrontDataSchema, [
   "invoiceLines",
   "subscription",
   "customId",
+  "savedCard",
 ])
 
 export const parseStorefrontData = shape.parseStorefront
@@ -87,6 +94,8 @@ export interface HostedSessionData {
   subscription?: SessionSubscription
   /** The `customId` the transaction carries when it is not this session's id: a renewal pays with a period of the subscription's checkout. */
   customId?: string
+  /** A saved-card session: the card's id and last four digits (never its token). */
+  savedCard?: SessionSavedCard
   /** The storefront's e-invoice choice, kept for the merchant (shown masked) and for a new page. */
   invoice?: InvoiceInfo
   buyer?: Buyer

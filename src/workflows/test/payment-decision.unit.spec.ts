@@ -40,6 +40,9 @@ describe("decide: what one fresh read means for the store", () => {
     // A subscription's later periods are never refunded as orphans: the subscription workflow records them.
     ["a later period of a subscription", read(), session({ data: { transactionId: "tx_0", subscription: { checkoutId: "tx_0" } } }), { kind: "ignore", level: "debug" }],
     ["a later first charge of a subscription", read(), session({ data: { transactionId: "page_1", subscription: { checkoutId: "page_1" } } }), { kind: "ignore", level: "debug" }],
+    // A saved card's charge the session does not hold yet (an unknown outcome): its charge record settles it, never a refund.
+    ["a saved card's charge not recorded yet", read(), session({ data: { savedCard: { id: "twcard_1" } } }), { kind: "ignore", level: "debug" }],
+    ["a saved card's charge recorded", read(), session({ data: { transactionId: "tx_1", savedCard: { id: "twcard_1" } } }), apply({ record: true, completeCart: true })],
     ["collection paid another way", read(), session({ paidElsewhere: "session payses_2" }), { kind: "refund-orphan", why: expect.stringContaining("payses_2") }],
     // Paid.
     ["paid, no order yet", read(), session(), apply({ record: true, completeCart: true })],

@@ -1,0 +1,209 @@
+import type { PaymentCustomerDTO } from "@medusajs/framework/types"
+import { MedusaError } from "@medusajs/framework/utils"
+import {
+  compareCalendarDates,
+  formatCalendarDate,
+  invoiceLines,
+  parseCalendarDate,
+  type ProductDetail,
+  taipeiDate,
+  type TokenChargeBody,
+  type TokenSubscriptionBody,
+} from "../../lib/hosted"
+import { savedCardFacts } from "./account-holder"
+import { invoiceRequestFields } from "./invoice"
+import type { ResolvedHostedCheckoutOptions } from "./options"
+import type { HostedSessionData, StorefrontData } from "./session-data"
+import type { SessionSubscription, SubscriptionTerms } from "./subscription-session"
+
+/**
+ * Payment sessions on a saved card (docs/saved-cards.md). The storefront
+ * creates an ordinary session with `data: { savedCardId }`; nothing is
+ * charged then. The charge (`POST /token/transactions`, or
+ * `/token/subscriptions` for a subscription) is made by the plugin's store
+ * middleware when the cart is completed (`workflows/saved-cards/saved-card-charge.ts`):
+ * a provider cannot reach the plugin's module that holds the token
+ * (container isolation), and the charge must be unique per session in the
+ * database. The session itself holds only the card's public facts.
+ */
+
+/** What a saved-card session's data says about its card: public facts only, never a token. */
+export interface SessionSavedCard {
+  id: string
+  last4: string | null
+}
+
+/** The saved card of session or payment data, when it is a saved-card session. */
+export function sessionSavedCard(data: Record<string, unknown> | undefined): SessionSavedCard | undefined {
+  const value = data?.savedCard as Partial<SessionSavedCard> | undefined
+  return typeof value === "object" && value !== null && typeof value.id === "string" && value.id.startsWith("twcard_")
+    ? { id: value.id, last4: typeof value.last4 === "string" ? value.last4 : null }
+    : undefined
+}
+
+interface SessionContext {
+  customer?: { id?: string } | null
+  account_holder?: { data?: unknown } | null
+}
+
+/**
+ * The card a session may use. The store middleware already refused a card
+ * that is not an active card of the requesting customer; this is the
+ * provider's own check on what core hands it: a customer (never a guest) and
+ * the card among their account holder's saved cards (the plugin's mirror),
+ * whence the last four digits.
+ */
+export function savedCardOfCustomer(savedCardId: string, context: SessionContext | undefined): SessionSavedCard {
+  if (!context?.customer?.id || !context.account_holder) {
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "Paying with a saved card needs a logged-in customer.")
+  }
+  const card = savedCardFacts(context.account_holder.data).find((fact) => fact.id === savedCardId)
+  if (!card) {
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Saved card ${savedCardId} is not an active saved card of this customer.`)
+  }
+  return { id: card.id, last4: card.last4 }
+}
+
+/**
+ * The data of a saved-card session before its charge: no page and no
+ * transaction yet (the charge writes `transactionId`, the read's facts and a
+ * sealed read, so the completion's authorization does not read again).
+ */
+export function savedCardSessionData(fresh: Partial<HostedSessionData>, sessionId: string, amount: number, card: SessionSavedCard, subscription?: SessionSubscription) {
+  return {
+    ...fresh,
+    session_id: sessionId,
+    savedCard: card,
+    amount,
+    ...(subscription ? { subscription } : {}),
+  }
+}
+
+/**
+ * An amount change before the charge only changes the amount to charge;
+ * after it, the charged amount stands (the cart changed after the payment).
+ */
+export function updatedSavedCardSession(data: Record<string, unknown>, amount: number): Record<string, unknown> {
+  if (data.amount === amount) {
+    return data
+  }
+  if (data.transactionId) {
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "The cart changed after its saved card was charged; the charge stands for the cart as it was.")
+  }
+  if (data.subscription) {
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "The cart changed after the subscription checkout started: start the subscription checkout again.")
+  }
+  return { ...data, amount }
+}
+
+/** Fields every token payment of a session carries: the session is the service's `orderId`, as for pages. */
+interface TokenPaymentInput {
+  options: ResolvedHostedCheckoutOptions
+  productLine(amount: number): ProductDetail
+  sessionId: string
+  amount: number
+  /** The session's data: the storefront's invoice choice and the cart's buyer and lines (set at session creation). */
+  data: Pick<StorefrontData, "invoice" | "buyer" | "lines">
+  customer: Pick<PaymentCustomerDTO, "id" | "email" | "first_name" | "last_name" | "company_name"> | undefined
+}
+
+/**
+ * `POST /token/transactions` for a session: the e-invoice fields and lines a
+ * hosted checkout of the same cart would carry. Token charges carry no
+ * `customId` (spec 2.3): the session id is the `orderId`, which every read
+ * of the charge names. The token is added by the caller, at the last moment.
+ */
+export function tokenChargeBody(input: TokenPaymentInput): Omit<TokenChargeBody, "token"> {
+  const { options, amount } = input
+  return {
+    merchantId: options.merchantId,
+    amount,
+    currency: "TWD",
+    orderId: input.sessionId,
+    productDetails: options.einvoice ? invoiceLines(input.data.lines ?? [], amount, input.productLine) : [input.productLine(amount)],
+    ...(input.customer?.id ? { userId: input.customer.id } : {}),
+    ...(options.einvoice ? invoiceRequestFields(input.data, input.customer) : {}),
+  }
+}
+
+/**
+ * `POST /token/subscriptions` for a subscription's session, on the sealed
+ * terms the session was opened with: every period charged under the session's
+ * `orderId`, invoiced on the shopper's choice, as a recurring page would be.
+ * A later first date (`start_date` after today) only creates the schedule.
+ * The token is added by the caller, at the last moment.
+ */
+export function tokenSubscriptionBody(input: TokenPaymentInput, terms: Pick<SubscriptionTerms, "interval_months" | "periods" | "start_date" | "customer_id">, laterStart: boolean): Omit<TokenSubscriptionBody, "token"> {
+  const { options, amount } = input
+  return {
+    merchantId: options.merchantId,
+    amount,
+    currency: "TWD",
+    orderId: input.sessionId,
+    productDetails: [input.productLine(amount)],
+    userId: terms.customer_id,
+    paymentInterval: terms.interval_months,
+    ...(terms.periods ? { numberOfPeriods: terms.periods } : {}),
+    ...(laterStart && terms.start_date ? { startDate: terms.start_date } : {}),
+    ...(options.einvoice ? invoiceRequestFields({ invoice: input.data.invoice, buyer: input.data.buyer }, input.customer) : {}),
+  }
+}
+
+/**
+ * The subscription part of a saved-card subscription's session, before its
+ * first call: the date of the first charge from the sealed terms (a later
+ * date only creates the schedule; the order then awaits its first charge).
+ */
+export function savedCardSubscription(terms: SubscriptionTerms, amount: number, customerId: string): SessionSubscription {
+  if (terms.amount !== amount) {
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `The cart's total (${amount} TWD) is not the subscription's amount (${terms.amount} TWD); start the subscription checkout again.`)
+  }
+  if (terms.customer_id !== customerId) {
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "The subscription belongs to another customer.")
+  }
+  const today = taipeiDate(new Date())
+  const start = terms.start_date ? parseCalendarDate(terms.start_date) : undefined
+  const firstChargeLater = !!start && compareCalendarDates(start, today) > 0
+  return {
+    id: terms.subscription_id,
+    kind: terms.kind,
+    // Known once the service answered: the first period's transaction, or the S number of a schedule.
+    checkoutId: "",
+    startDate: formatCalendarDate(firstChargeLater && start ? start : today),
+    firstChargeLater,
+  }
+}
+
+/**
+ * What a token charge's decline code means for the shopper. The spec leaves
+ * `T0001`-`T0005` open; these are the sandbox's documented meanings
+ * (packages/sandbox/README.md, test cards).
+ */
+const DECLINE_REASONS: Record<string, string> = {
+  T0001: "the card details were not accepted (number, expiry or security code)",
+  T0002: "the card's credit limit would be exceeded",
+  T0003: "the card issuer refused the payment",
+  T0004: "the payment was refused as a duplicate",
+  T0005: "the charge failed",
+}
+
+const cardName = (card: SessionSavedCard) => (card.last4 ? `card •••• ${card.last4}` : "saved card")
+
+/** The shopper's message for a declined saved-card charge; the cart stays payable. */
+export function declineMessage(card: SessionSavedCard, code: string | null | undefined): string {
+  const reason = code && DECLINE_REASONS[code] ? `${code}: ${DECLINE_REASONS[code]}` : code || "declined"
+  return `Your ${cardName(card)} was declined (${reason}). Nothing was charged: pay with another card or another payment method.`
+}
+
+/** The shopper's message when a charge of unknown outcome turned out never made. */
+export function notChargedMessage(card: SessionSavedCard): string {
+  return `Your ${cardName(card)} was not charged: the payment service did not confirm the payment. Pay again, with this card or another payment method.`
+}
+
+/** The shopper's message while a charge's outcome is unknown (a time-out, a 5xx, C026): never charged twice. */
+export function pendingMessage(card: SessionSavedCard): string {
+  return (
+    `The payment with your ${cardName(card)} is being confirmed with the payment service. Do not pay again: ` +
+    "if it went through, your order is placed automatically within a few minutes; if not, this cart stays open to pay again."
+  )
+}
