@@ -31,11 +31,12 @@ export default class TwSavedCardModuleService extends MedusaService({
   TwSavedCard,
   TwSavedCardCharge,
 }) {
-  readonly #cipher: TokenCipher
+  // Not a #private field: Medusa calls module services through a Proxy. The keys stay private inside TokenCipher.
+  protected readonly cipher_: TokenCipher
 
   constructor(cradle: Record<string, unknown>, options: unknown) {
     super(cradle)
-    this.#cipher = tokenCipherFromOptions(options)
+    this.cipher_ = tokenCipherFromOptions(options)
   }
 
   /** The token of a binding that just succeeded, encrypted into its row; the card becomes usable. */
@@ -43,8 +44,8 @@ export default class TwSavedCardModuleService extends MedusaService({
     return this.updateTwSavedCards({
       id,
       status: "active",
-      token_ciphertext: this.#cipher.encrypt(card.token, id),
-      token_key_id: this.#cipher.activeKeyId,
+      token_ciphertext: this.cipher_.encrypt(card.token, id),
+      token_key_id: this.cipher_.activeKeyId,
       last4: card.last4 ?? null,
       card_label: card.cardLabel ?? null,
       bound_at: new Date(),
@@ -67,7 +68,7 @@ export default class TwSavedCardModuleService extends MedusaService({
     if (!row?.token_ciphertext) {
       throw new MedusaError(MedusaError.Types.NOT_FOUND, `Saved card ${savedCardId} was not found.`)
     }
-    return this.#cipher.decrypt(row.token_ciphertext, row.id)
+    return this.cipher_.decrypt(row.token_ciphertext, row.id)
   }
 
   /** Moves every stored token under the active key (`rotate-card-token-keys`). Safe to run again. */
@@ -75,7 +76,7 @@ export default class TwSavedCardModuleService extends MedusaService({
     const result: RotationResult = { reencrypted: 0, failed: [] }
     for (;;) {
       const rows = await this.listTwSavedCards(
-        { token_key_id: { $ne: this.#cipher.activeKeyId }, token_ciphertext: { $ne: null }, ...(result.failed.length ? { id: { $nin: result.failed } } : {}) },
+        { token_key_id: { $ne: this.cipher_.activeKeyId }, token_ciphertext: { $ne: null }, ...(result.failed.length ? { id: { $nin: result.failed } } : {}) },
         { take: ROTATION_PAGE, order: { id: "ASC" }, select: ["id", "token_ciphertext", "token_key_id"] }
       )
       if (!rows.length) {
@@ -84,7 +85,7 @@ export default class TwSavedCardModuleService extends MedusaService({
       const updates: Array<{ id: string; token_ciphertext: string; token_key_id: string }> = []
       for (const row of rows) {
         try {
-          updates.push({ id: row.id, token_ciphertext: this.#cipher.reencrypt(row.token_ciphertext!, row.id), token_key_id: this.#cipher.activeKeyId })
+          updates.push({ id: row.id, token_ciphertext: this.cipher_.reencrypt(row.token_ciphertext!, row.id), token_key_id: this.cipher_.activeKeyId })
         } catch {
           result.failed.push(row.id)
         }
@@ -98,6 +99,6 @@ export default class TwSavedCardModuleService extends MedusaService({
 
   /** The key new tokens are encrypted with (for the rotation command's report). */
   get activeTokenKeyId(): string {
-    return this.#cipher.activeKeyId
+    return this.cipher_.activeKeyId
   }
 }

@@ -76,6 +76,10 @@ export class TokenCipher {
     return this.#keys.has(keyId)
   }
 
+  get keyIds(): string[] {
+    return [...this.#keys.keys()]
+  }
+
   #key(keyId: string): Buffer {
     const key = this.#keys.get(keyId)
     if (!key) {
