@@ -1,5 +1,5 @@
 /**
- * `npm run bench:burst -- [--k 200] [--profile default|production|both]`
+ * `npm run bench:burst -- [--k 200] [--profile default|production|both] [--scenario burst|renewals]`
  *
  * A flash sale: K carts of the same stocked variant, each with a hosted-checkout
  * page, all K pages paid within a fraction of a second and no shopper coming
@@ -8,6 +8,11 @@
  * completion concurrency as the baseline. Prints one table per profile and
  * PASS/MISS against issue 9's targets; exits non-zero only when the harness
  * itself fails, never for a missed target.
+ *
+ * `--scenario renewals` (renewal-phase.ts): K monthly subscriptions renewing at
+ * the same 09:00 Taipei tick, against issue 11's targets; it exits 1 when a
+ * correctness target (K renewal orders, 0 rolled back, 0 duplicates, 0 error
+ * lines) is missed.
  *
  * Options: --k N (200), --profile (default), --concurrency N (the baseline's
  * completions at once; default TW_PAYMENT_COMPLETION_CONCURRENCY or 2),
@@ -21,11 +26,14 @@ import { parseArgs } from "node:util"
 import { startPostgres } from "../scripts/postgres"
 import { baselinePhase, burstPhase } from "./burst-phases"
 import { profileReport, type ProfileResult, throughputComparison } from "./burst-report"
-import { type Postgres, type Profile, PROFILES, startBenchStore } from "./store"
+import { renewalPhase } from "./renewal-phase"
+import { renewalReport, type RenewalProfileResult, renewalTargetsMet } from "./renewal-report"
+import { type Postgres, type Profile, PROFILES, requestJson, startBenchStore } from "./store"
 
 const { values } = parseArgs({
   options: {
     k: { type: "string", default: "200" },
+    scenario: { type: "string", default: "burst" },
     profile: { type: "string", default: "default" },
     concurrency: { type: "string" },
     reconciliation: { type: "string", default: "off" },
@@ -56,12 +64,19 @@ if (!["on", "off"].includes(values.reconciliation!)) {
   console.error(`[bench] --reconciliation must be on or off`)
   process.exit(2)
 }
+if (!["burst", "renewals"].includes(values.scenario!)) {
+  console.error(`[bench] --scenario must be burst or renewals, not "${values.scenario}"`)
+  process.exit(2)
+}
+const RENEWALS = values.scenario === "renewals"
+/** Plans are made in the admin (renewals only). */
+const ADMIN = { email: "bench-admin@example.test", password: "bench-admin-password-1" }
 const profiles: Profile[] = values.profile === "both" ? [...PROFILES] : [values.profile as Profile]
 const started = Date.now()
 const say = (line: string) => console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`)
 const settings = `(${process.env.TW_PAYMENT_COMPLETION_CONCURRENCY ?? 2} completions at once per process, baseline ${CONCURRENCY} at once; reconciliation job ${values.reconciliation})`
 
-async function runProfile(profile: Profile, postgres: Postgres, dir: string): Promise<ProfileResult> {
+async function runProfile(profile: Profile, postgres: Postgres, dir: string): Promise<ProfileResult | RenewalProfileResult> {
   const store = await startBenchStore({
     profile,
     postgres,
@@ -72,9 +87,19 @@ async function runProfile(profile: Profile, postgres: Postgres, dir: string): Pr
       TW_RECONCILIATION: values.reconciliation,
       TW_PAYMENT_COMPLETION_CONCURRENCY: String(process.env.TW_PAYMENT_COMPLETION_CONCURRENCY ?? 2),
     },
+    ...(RENEWALS ? { admin: ADMIN } : {}),
     say,
   })
   try {
+    if (RENEWALS) {
+      const { data } = await requestJson<{ token: string }>(
+        `${store.url}/auth/user/emailpass`,
+        { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(ADMIN) },
+        "admin login"
+      )
+      const admin = { authorization: `Bearer ${data.token}` }
+      return { profile, renewals: await renewalPhase(store, { k: K, deadlineSeconds: DEADLINE, idleSeconds: IDLE, admin, say }) }
+    }
     const bootSeconds = Math.max(...store.processes().map((p) => p.bootMs)) / 1000
     const burst = await burstPhase(store, { k: K, deadlineSeconds: DEADLINE, idleSeconds: IDLE, say })
     const baseline = await baselinePhase(store, { k: K, concurrency: CONCURRENCY, say })
@@ -88,9 +113,9 @@ async function main() {
   const dir = await mkdtemp(join(tmpdir(), "mptw-bench-"))
   // PostgreSQL runs as the postgres user and must traverse it (mkdtemp makes it 0700).
   await chmod(dir, 0o755)
-  say(`K=${K}, profile ${values.profile}; scratch in ${dir}`)
+  say(`K=${K}, profile ${values.profile}, scenario ${values.scenario}; scratch in ${dir}`)
   const postgres = await startPostgres({ dir: join(dir, "pg") })
-  const results: ProfileResult[] = []
+  const results: Array<ProfileResult | RenewalProfileResult> = []
   try {
     for (const profile of profiles) {
       results.push(await runProfile(profile, postgres, dir))
@@ -101,20 +126,27 @@ async function main() {
   }
   console.log("")
   for (const result of results) {
-    console.log(profileReport(result, settings))
+    console.log("renewals" in result ? renewalReport(result, settings) : profileReport(result, settings))
     console.log("")
   }
-  if (results.length === 2) {
-    console.log(throughputComparison(results[1], results[0]))
+  const bursts = results.filter((result): result is ProfileResult => "burst" in result)
+  if (bursts.length === 2) {
+    console.log(throughputComparison(bursts[1], bursts[0]))
   }
   console.log(`wall time ${((Date.now() - started) / 1000).toFixed(0)} s`)
   if (values.out) {
-    await writeFile(values.out, JSON.stringify({ k: K, settings, results }, null, 2))
+    await writeFile(values.out, JSON.stringify({ k: K, scenario: values.scenario, settings, results }, null, 2))
   }
+  const missed = results.filter((result) => "renewals" in result && !renewalTargetsMet(result.renewals))
+  if (missed.length) {
+    console.error(`[bench] MISS: renewal targets missed on the ${missed.map((result) => result.profile).join(" and ")} profile`)
+    return 1
+  }
+  return 0
 }
 
 main().then(
-  () => process.exit(0),
+  (code) => process.exit(code),
   (error) => {
     console.error(`[bench] harness failure: ${error instanceof Error ? (error.stack ?? error.message) : error}`)
     process.exit(1)

@@ -14,16 +14,24 @@ export interface PaymentSession {
   data: Record<string, unknown>
 }
 
-/** A cart of one unit of the catalog's variant, with an address in Taiwan and home delivery. */
-export async function createCart(store: BenchStore, email: string): Promise<string> {
+/**
+ * A cart of one unit of the catalog's variant, with an address in Taiwan and home delivery;
+ * with a logged-in customer's `headers`, the cart is theirs.
+ */
+export async function createCart(store: BenchStore, email: string, headers?: Record<string, string>): Promise<string> {
   const { catalog } = store
-  const { data } = await store.api<{ cart: { id: string } }>("POST", "/store/carts", {
-    region_id: catalog.regionId,
-    email,
-    items: [{ variant_id: catalog.variantId, quantity: 1 }],
-    shipping_address: { first_name: "Mei", last_name: "Lin", address_1: "No. 7, Section 5, Xinyi Road", city: "Taipei", postal_code: "110", country_code: "tw" },
-  })
-  await store.api("POST", `/store/carts/${data.cart.id}/shipping-methods`, { option_id: catalog.shippingOptionId })
+  const { data } = await store.api<{ cart: { id: string } }>(
+    "POST",
+    "/store/carts",
+    {
+      region_id: catalog.regionId,
+      email,
+      items: [{ variant_id: catalog.variantId, quantity: 1 }],
+      shipping_address: { first_name: "Mei", last_name: "Lin", address_1: "No. 7, Section 5, Xinyi Road", city: "Taipei", postal_code: "110", country_code: "tw" },
+    },
+    { headers }
+  )
+  await store.api("POST", `/store/carts/${data.cart.id}/shipping-methods`, { option_id: catalog.shippingOptionId }, { headers })
   return data.cart.id
 }
 
