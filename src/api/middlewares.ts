@@ -1,6 +1,8 @@
 import { authenticate, defineMiddlewares } from "@medusajs/framework/http"
 import { cartInvoiceFactsMiddleware } from "./cart-invoice-facts"
 import { paymentDeliveryIntake } from "./payment-delivery-intake"
+import { savedCardCompletionMiddleware } from "./saved-card-completion"
+import { savedCardSessionMiddleware } from "./saved-card-session"
 
 export default defineMiddlewares({
   routes: [
@@ -11,10 +13,17 @@ export default defineMiddlewares({
       middlewares: [paymentDeliveryIntake],
     },
     {
-      // The cart's buyer and lines for hosted-checkout e-invoices (see cart-invoice-facts.ts).
+      // A saved card only of the logged-in customer (saved-card-session.ts); the cart's buyer and lines
+      // for hosted-checkout e-invoices (see cart-invoice-facts.ts).
       matcher: "/store/payment-collections/:id/payment-sessions",
       method: ["POST"],
-      middlewares: [cartInvoiceFactsMiddleware],
+      middlewares: [savedCardSessionMiddleware, cartInvoiceFactsMiddleware],
+    },
+    {
+      // Before core's completion: a saved card's charge, once (saved-card-completion.ts).
+      matcher: "/store/carts/:id/complete",
+      method: ["POST"],
+      middlewares: [savedCardCompletionMiddleware],
     },
     {
       // Subscriptions belong to a customer account: only a logged-in customer, and only their own.

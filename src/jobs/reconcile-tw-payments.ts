@@ -6,6 +6,7 @@ import { untrusted } from "../lib/log"
 import { providerId } from "../providers/core/provider-keys"
 import { processTwPaymentWorkflow } from "../workflows"
 import { type PluginProvider, pluginProviders } from "../workflows/plugin-providers"
+import { settleSavedCardCharges } from "../workflows/saved-cards/settle-saved-card-charges"
 import { sweepServicePayments } from "../workflows/service-sweep"
 import { SweepCursors } from "../workflows/sweep-cursors"
 import { processTwSubscriptionWorkflow } from "../workflows/subscriptions/process-tw-subscription"
@@ -25,7 +26,9 @@ const SWEEP_LEASE_SECONDS = 600
  * - the store's walk: every unsettled session of the provider that could
  *   still change (or is paid and waits for its order);
  * - the service sweep (`service-sweep.ts`): the service's own recent
- *   payments, for money paid to a session the store no longer has.
+ *   payments, for money paid to a session the store no longer has;
+ * then the saved-card charges whose outcome is unknown are read by their
+ * order (`saved-cards/settle-saved-card-charges.ts`).
  * Scheduled jobs run in worker processes, once per tick across the cluster
  * under the Redis workflow engine.
  */
@@ -44,6 +47,9 @@ export default async function reconcileTwPayments(
       logger.warn(`medusa-payment-tw: sweeping ${provider.key} payments failed: ${untrusted(error.message, 300)}`)
     })
   }
+  await settleSavedCardCharges(container, { force }).catch((error: Error) => {
+    logger.warn(`medusa-payment-tw: settling saved-card charges failed: ${untrusted(error.message, 300)}`)
+  })
 }
 
 /** Runs the workflow for the store's open sessions; returns the payments it ran. */

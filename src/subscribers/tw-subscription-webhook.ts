@@ -15,7 +15,8 @@ function subscriptionOf(notification: HostedNotification): { hid?: string; sessi
       if (notification.action !== "subscription" && !notification.subscriptionId) {
         return undefined
       }
-      return { hid: notification.subscriptionId, sessionId: notification.customId, key: `charge:${notification.id}:${notification.status}` }
+      // A saved card's subscription (token payments) has no customId: its orderId is the checkout's session.
+      return { hid: notification.subscriptionId, sessionId: notification.customId ?? notification.orderId, key: `charge:${notification.id}:${notification.status}` }
     case "schedule_subscription":
       return { hid: notification.subscriptionId, sessionId: notification.customId, key: `schedule:${notification.id}:${notification.success}` }
     case "subscription_cancelled":

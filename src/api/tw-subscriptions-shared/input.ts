@@ -35,6 +35,8 @@ export const checkoutBodySchema = z.strictObject({
   return_path: storefrontPath.optional(),
   /** The shopper's e-invoice choice, as for a one-time hosted payment (docs/providers.md). */
   invoice: invoiceInfoSchema.optional(),
+  /** Subscribe with this saved card of the customer's (docs/saved-cards.md): no page, charged when the cart is completed. */
+  saved_card_id: z.string().startsWith("twcard_", "must be a saved card id (twcard_…)").max(100).optional(),
 })
 
 const planFields = {

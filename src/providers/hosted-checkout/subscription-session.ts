@@ -246,7 +246,8 @@ export async function renewalPayment(deps: Deps, terms: RenewalTerms, amount: nu
   } catch (error) {
     throw toMedusaError(`Reading renewal transaction ${terms.transaction_id}`, error)
   }
-  if (tx.merchantId !== deps.options.merchantId || tx.customId !== terms.custom_id || tx.amount !== amount || !PAID.has(tx.status)) {
+  // A saved card's subscription (token payments) carries no customId: its orderId is the checkout's session.
+  if (tx.merchantId !== deps.options.merchantId || (tx.customId ?? tx.orderId) !== terms.custom_id || tx.amount !== amount || !PAID.has(tx.status)) {
     throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Transaction ${tx.transactionHid} is not a paid period of this subscription.`)
   }
   return tx

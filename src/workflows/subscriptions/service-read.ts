@@ -37,7 +37,8 @@ const STARTED_WITHIN_MS = 15 * 60_000
 export async function readService(api: HostedCheckoutApi, ref: SubscriptionRef, hint: string | undefined, logger: Logger): Promise<ServiceRead> {
   const sessionId = ref.payment_session_id
   const transactions = sessionId
-    ? (await api.client.transactions.listByOrder(sessionId)).filter((tx) => tx.merchantId === api.options.merchantId && tx.customId === sessionId)
+    ? // A saved card's subscription (token payments) carries no customId: its orderId is the session.
+      (await api.client.transactions.listByOrder(sessionId)).filter((tx) => tx.merchantId === api.options.merchantId && (tx.customId ?? tx.orderId) === sessionId)
     : []
   if (ref.service_subscription_id) {
     return { hid: ref.service_subscription_id, subscription: await api.client.subscriptions.retrieve(ref.service_subscription_id), transactions }

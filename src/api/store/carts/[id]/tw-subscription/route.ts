@@ -6,6 +6,7 @@ import { TW_SUBSCRIPTION_MODULE } from "../../../../../modules/tw-subscription"
 import { toTwd } from "../../../../../providers/core/money"
 import { isProviderOf } from "../../../../../providers/core/provider-keys"
 import { sealSubscriptionTerms, SUBSCRIPTION_CONTEXT_KEY } from "../../../../../providers/hosted-checkout/subscription-session"
+import { TW_SAVED_CARD_MODULE, type TwSavedCardModuleService } from "../../../../../modules/tw-saved-card"
 import { hostedApi } from "../../../../../workflows/subscriptions/hosted-api"
 import { checkoutBodySchema, parseInput } from "../../../../tw-subscriptions-shared/input"
 import { subscriptions, subscriptionView } from "../../../../tw-subscriptions-shared/views"
@@ -33,6 +34,11 @@ const refuse = (message: string) => new MedusaError(MedusaError.Types.INVALID_DA
  * session is created here with the terms sealed in its context, so the
  * provider opens the recurring or scheduled page. A session created through
  * the storefront's own route is always a one-time payment.
+ *
+ * With `saved_card_id` (a saved card of the customer's) there is no page:
+ * the storefront completes the cart, and the completion subscribes the card
+ * (`POST /token/subscriptions`, saved-card-completion.ts), charging the first
+ * period at once or creating the schedule of a later first charge.
  */
 export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
   const customerId = req.auth_context?.actor_type === "customer" ? req.auth_context.actor_id : undefined
@@ -88,6 +94,9 @@ export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse)
   }
   const providerKey = providerId.replace(/^pp_/, "")
   const api = hostedApi(req.scope, providerKey)
+  if (body.saved_card_id) {
+    await checkSavedCard(req, body.saved_card_id, customerId, providerId)
+  }
 
   const today = taipeiDate(new Date())
   const start = plan.kind === "scheduled" && plan.first_charge_delay_days > 0 ? taipeiDate(new Date(Date.now() + plan.first_charge_delay_days * DAY_MS)) : undefined
@@ -131,7 +140,11 @@ export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse)
       payment_collection_id: collectionId,
       provider_id: providerId,
       customer_id: customerId,
-      data: { ...(body.return_path ? { return_path: body.return_path } : {}), ...(body.invoice ? { invoice: body.invoice } : {}) },
+      data: {
+        ...(body.return_path ? { return_path: body.return_path } : {}),
+        ...(body.invoice ? { invoice: body.invoice } : {}),
+        ...(body.saved_card_id ? { savedCardId: body.saved_card_id } : {}),
+      },
       context: { [SUBSCRIPTION_CONTEXT_KEY]: sealed },
     },
   })
@@ -140,4 +153,16 @@ export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse)
     subscription: subscriptionView(updated),
     payment_session: { id: session.id, provider_id: session.provider_id, status: session.status, amount: session.amount, data: session.data },
   })
+}
+
+/** The card must be an active saved card of this customer, bound with the same provider (a token is its merchant's). */
+async function checkSavedCard(req: AuthenticatedMedusaRequest, savedCardId: string, customerId: string, providerId: string) {
+  const [card] = req.scope.hasRegistration(TW_SAVED_CARD_MODULE)
+    ? await req.scope
+        .resolve<TwSavedCardModuleService>(TW_SAVED_CARD_MODULE)
+        .listTwSavedCards({ id: savedCardId, customer_id: customerId, status: "active", provider_id: providerId }, { take: 1, select: ["id"] })
+    : []
+  if (!card) {
+    throw refuse(`Saved card ${savedCardId} is not an active saved card of this customer.`)
+  }
 }

@@ -1,0 +1,69 @@
+import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
+import { TW_SAVED_CARD_MODULE } from "../modules/tw-saved-card"
+import { isProviderOf } from "../providers/core/provider-keys"
+import { sessionSavedCard } from "../providers/hosted-checkout/saved-card-session"
+import { chargeSavedCardSession } from "../workflows/saved-cards/saved-card-charge"
+
+/** The cart lock core's completion takes too: the charge waits for a completion under way, and the other way round. */
+const LOCK_WAIT_SECONDS = 60
+
+interface CartRow {
+  id: string
+  completed_at?: unknown
+  payment_collection?: { payment_sessions?: Array<{ id: string; provider_id: string; status: string; data: Record<string, unknown> | null } | null> | null } | null
+}
+
+/** The cart's saved-card session still to be charged, if it has one. */
+async function savedCardSessionOf(req: MedusaRequest, cartId: string): Promise<string | undefined> {
+  const query = req.scope.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({
+    entity: "cart",
+    fields: ["id", "completed_at", "payment_collection.payment_sessions.id", "payment_collection.payment_sessions.provider_id", "payment_collection.payment_sessions.status", "payment_collection.payment_sessions.data"],
+    filters: { id: cartId },
+  })
+  const cart = data[0] as CartRow | undefined
+  if (!cart || cart.completed_at) {
+    return undefined
+  }
+  const session = (cart.payment_collection?.payment_sessions ?? []).find(
+    (s) => !!s && isProviderOf("hosted-checkout", s.provider_id) && !!sessionSavedCard(s.data ?? undefined) && s.status !== "authorized" && s.status !== "captured"
+  )
+  return session?.id
+}
+
+/**
+ * Before core's `POST /store/carts/:id/complete`: a cart paid with a saved
+ * card is charged here, once, under the cart's lock (saved-card-charge.ts);
+ * then core completes it as any paid cart, and its authorization takes the
+ * sealed charge. The storefront completes the cart as usual and gets:
+ * - the order (core's answer) when the charge is paid;
+ * - 400 with the decline's meaning when the card was declined: no order, the
+ *   cart stays payable with a new session (this card again, another card, another method);
+ * - 409 `payment_pending` when the service has not confirmed the charge yet:
+ *   no order yet; the reconciliation places it once the charge shows paid.
+ */
+export async function savedCardCompletionMiddleware(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction) {
+  if (!req.scope.hasRegistration(TW_SAVED_CARD_MODULE)) {
+    return next()
+  }
+  try {
+    const sessionId = await savedCardSessionOf(req, req.params.id)
+    if (!sessionId) {
+      return next()
+    }
+    const locking = req.scope.resolve(Modules.LOCKING)
+    const outcome = await locking.execute(req.params.id, () => chargeSavedCardSession(req.scope, sessionId), { timeout: LOCK_WAIT_SECONDS })
+    if (outcome.status === "declined") {
+      return next(new MedusaError(MedusaError.Types.NOT_ALLOWED, outcome.message))
+    }
+    if (outcome.status === "unknown") {
+      // Not core's CONFLICT: its error handler replaces the message with a generic one.
+      res.status(409).json({ type: "payment_pending", code: "payment_pending", message: outcome.message, payment_session_id: sessionId })
+      return
+    }
+  } catch (error) {
+    return next(error)
+  }
+  next()
+}

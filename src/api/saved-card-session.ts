@@ -1,0 +1,48 @@
+import type { AuthenticatedMedusaRequest, MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { MedusaError } from "@medusajs/framework/utils"
+import { TW_SAVED_CARD_MODULE, type TwSavedCardModuleService } from "../modules/tw-saved-card"
+import { isProviderOf } from "../providers/core/provider-keys"
+
+/**
+ * Before a hosted-checkout payment session is created through the store API
+ * with `data.savedCardId`: the card must be an active saved card of the
+ * logged-in customer making the request, bound with this provider's
+ * merchant (a token is the merchant's). Anything else is refused with a
+ * clear 400 before any session exists; the provider checks the customer's
+ * account holder once more (`saved-card-session.ts`). Guests have no cards.
+ */
+export async function savedCardSessionMiddleware(req: MedusaRequest, _res: MedusaResponse, next: MedusaNextFunction) {
+  const body = req.body as { provider_id?: unknown; data?: unknown } | undefined
+  const data = typeof body?.data === "object" && body.data !== null ? (body.data as Record<string, unknown>) : undefined
+  if (!body || typeof body.provider_id !== "string" || data?.savedCardId === undefined) {
+    return next()
+  }
+  try {
+    if (!isProviderOf("hosted-checkout", body.provider_id)) {
+      throw new MedusaError(MedusaError.Types.INVALID_DATA, "Saved cards are paid through a hosted-checkout provider.")
+    }
+    const savedCardId = data.savedCardId
+    if (typeof savedCardId !== "string" || !savedCardId.startsWith("twcard_")) {
+      throw new MedusaError(MedusaError.Types.INVALID_DATA, "Invalid payment session data (savedCardId: must be a saved card id (twcard_…))")
+    }
+    // Store routes run core's customer authentication with unauthenticated requests allowed.
+    const auth = (req as Partial<AuthenticatedMedusaRequest>).auth_context
+    const customerId = auth?.actor_type === "customer" ? auth.actor_id : undefined
+    if (!customerId) {
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "Log in to pay with a saved card: saved cards belong to a customer account.")
+    }
+    if (!req.scope.hasRegistration(TW_SAVED_CARD_MODULE)) {
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "This store does not keep saved cards.")
+    }
+    const [card] = await req.scope
+      .resolve<TwSavedCardModuleService>(TW_SAVED_CARD_MODULE)
+      .listTwSavedCards({ id: savedCardId, customer_id: customerId, status: "active", provider_id: body.provider_id }, { take: 1, select: ["id"] })
+    if (!card) {
+      // Another customer's card, a deleted or unbound one, or one bound with another provider: the same answer, ids do not leak.
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Saved card ${savedCardId} is not an active saved card of this customer.`)
+    }
+  } catch (error) {
+    return next(error)
+  }
+  next()
+}

@@ -1,0 +1,308 @@
+import type { BigNumberInput, MedusaContainer, PaymentCustomerDTO } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
+import { invoiceLines, type Transaction } from "../../lib/hosted"
+import { DeclinedError, PaymentServiceError, UnknownOutcomeError } from "../../lib/http"
+import { untrusted } from "../../lib/log"
+import { TW_SAVED_CARD_MODULE, type TwSavedCardModuleService } from "../../modules/tw-saved-card"
+import type { SavedCardChargeStatus } from "../../modules/tw-saved-card/models/saved-card-charge"
+import { TW_SUBSCRIPTION_MODULE, type TwSubscriptionModuleService } from "../../modules/tw-subscription"
+import { toMedusaError } from "../../providers/core/errors"
+import { toTwd } from "../../providers/core/money"
+import type { HostedCheckoutApi } from "../../providers/hosted-checkout/api"
+import {
+  declineMessage,
+  notChargedMessage,
+  pendingMessage,
+  type SessionSavedCard,
+  sessionSavedCard,
+  tokenChargeBody,
+  tokenSubscriptionBody,
+} from "../../providers/hosted-checkout/saved-card-session"
+import { transactionFacts } from "../../providers/hosted-checkout/session-data"
+import { PAID } from "../../providers/hosted-checkout/status-map"
+import { type SessionSubscription, sessionSubscription } from "../../providers/hosted-checkout/subscription-session"
+import { hostedApi } from "../subscriptions/hosted-api"
+
+/**
+ * The charge of a saved-card payment session, made once (docs/saved-cards.md).
+ *
+ * The hosted API has no idempotency, so the guard is the database: a
+ * `tw_saved_card_charge` row, unique per payment session, is written before
+ * the token is even decrypted. Whoever inserts it charges; anyone else (a
+ * double click, a second process) finds it and goes by its status. After a
+ * time-out, a 5xx or `C026` nothing is ever sent again: the charge's `orderId`
+ * (the session id) is listed with `GET /order/{orderId}/transactions`, and
+ * a charge found there is used. A paid charge is written into the session
+ * with a sealed read, so core's authorization at the cart's completion takes
+ * it without reading the service again.
+ */
+
+/** A charge whose row says `charging` longer than this was cut off (a crash): it is settled by reading. */
+export const CHARGE_STALE_MS = 2 * 60_000
+/** A charge of unknown outcome of which the service shows nothing after this long was not made. */
+export const UNKNOWN_GRACE_MS = 2 * 60_000
+
+export type ChargeOutcome =
+  /** The session holds the paid charge (sealed), or the schedule of a later first charge: complete the cart. */
+  | { status: "paid" }
+  /** Nothing was charged; the cart stays payable (a new session, with this card or another method). */
+  | { status: "declined"; message: string }
+  /** Not known yet: the order is not placed; the reconciliation settles it. */
+  | { status: "unknown"; message: string }
+
+export interface SessionRow {
+  id: string
+  provider_id: string
+  amount: BigNumberInput
+  currency_code: string
+  status: string
+  data: Record<string, unknown>
+  context?: Record<string, unknown> | null
+}
+
+export interface ChargeRow {
+  id: string
+  payment_session_id: string
+  saved_card_id: string
+  service_order_id: string
+  status: SavedCardChargeStatus
+  amount: number
+  transaction_id: string | null
+  code: string | null
+  message: string | null
+  created_at: Date | string
+  updated_at: Date | string
+}
+
+const savedCards = (container: MedusaContainer) => container.resolve<TwSavedCardModuleService>(TW_SAVED_CARD_MODULE)
+const providerKeyOf = (providerId: string) => providerId.replace(/^pp_/, "")
+const age = (row: ChargeRow, now: number) => now - new Date(row.created_at).getTime()
+
+export async function loadSession(container: MedusaContainer, sessionId: string): Promise<SessionRow | undefined> {
+  const payments = container.resolve(Modules.PAYMENT)
+  const session = await payments
+    .retrievePaymentSession(sessionId, { select: ["id", "provider_id", "amount", "currency_code", "status", "data", "context"] })
+    .catch(() => undefined)
+  return session as unknown as SessionRow | undefined
+}
+
+function customerOf(session: SessionRow): PaymentCustomerDTO | undefined {
+  const customer = (session.context as { customer?: PaymentCustomerDTO } | null | undefined)?.customer
+  return customer?.id ? customer : undefined
+}
+
+/**
+ * Charges the saved card of a payment session, or finds out what its one
+ * charge did. Called by the store middleware before core's cart completion,
+ * under the cart's lock.
+ */
+export async function chargeSavedCardSession(container: MedusaContainer, sessionId: string, now = Date.now()): Promise<ChargeOutcome> {
+  const session = await loadSession(container, sessionId)
+  const card = sessionSavedCard(session?.data)
+  if (!session || !card) {
+    throw new MedusaError(MedusaError.Types.NOT_FOUND, `Payment session ${sessionId} is not a saved-card session.`)
+  }
+  if (session.data.transactionId) {
+    return { status: "paid" }
+  }
+  const customer = customerOf(session)
+  if (!customer) {
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "Paying with a saved card needs a logged-in customer.")
+  }
+  const api = hostedApi(container, providerKeyOf(session.provider_id))
+  const amount = toTwd(session.amount, session.currency_code)
+  if (amount !== session.data.amount) {
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "The cart's amount changed after the saved card was chosen: choose it again.")
+  }
+  const subscription = sessionSubscription(session.data)
+  const terms = subscription ? await subscriptionTerms(container, subscription, sessionId) : undefined
+  // Built before the row: a body the store cannot send (an e-invoice without a buyer's name) is refused with nothing started.
+  const common = { options: api.options, productLine: (rest: number) => api.productLine(rest), sessionId, amount, data: session.data, customer }
+  const body = terms ? tokenSubscriptionBody(common, terms, !!subscription?.firstChargeLater) : tokenChargeBody(common)
+
+  const module = savedCards(container)
+  let row: ChargeRow
+  try {
+    row = (await module.createTwSavedCardCharges({
+      payment_session_id: sessionId,
+      saved_card_id: card.id,
+      service_order_id: sessionId,
+      amount,
+      status: "charging",
+    })) as unknown as ChargeRow
+  } catch (error) {
+    const [existing] = (await module.listTwSavedCardCharges({ payment_session_id: sessionId }, { take: 1 })) as unknown as ChargeRow[]
+    if (!existing) {
+      throw error
+    }
+    return existingCharge(container, api, existing, session, card, now)
+  }
+
+  let token: string
+  try {
+    token = await module.revealToken(card.id, customer.id)
+  } catch (error) {
+    // The card was deleted (or its key is gone) since the session was made: nothing was sent.
+    await setRow(container, row, "declined", { code: "CARD_UNAVAILABLE", message: (error as Error).message })
+    return { status: "declined", message: `Your saved card can no longer be charged (${(error as Error).message}) Pay with another card or another payment method.` }
+  }
+
+  const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+  try {
+    if (terms) {
+      const answer = await api.client.tokenSubscriptions.create({ ...body, token })
+      await container.resolve<TwSubscriptionModuleService>(TW_SUBSCRIPTION_MODULE).updateTwSubscriptions({ id: subscription!.id, service_subscription_id: answer.subscriptionId })
+      if (subscription!.firstChargeLater) {
+        await recordSchedule(container, session, subscription!, answer.subscriptionId)
+        await setRow(container, row, "paid", { code: "SCHEDULED", message: `schedule ${answer.subscriptionId}, first charge on ${subscription!.startDate}` })
+        logger.info(`medusa-payment-tw: saved card ${card.id} scheduled subscription ${answer.subscriptionId} for session ${sessionId}`)
+        return { status: "paid" }
+      }
+      logger.info(`medusa-payment-tw: saved card ${card.id} subscribed (${answer.subscriptionId}) for session ${sessionId}`)
+      return settleByReading(container, api, row, session, card, now, { hid: answer.subscriptionId })
+    }
+    const answer = await api.client.tokenCharges.create({ ...body, token })
+    logger.info(`medusa-payment-tw: saved card ${card.id} charged ${amount} TWD (${answer.id}) for session ${sessionId}`)
+    // The answer names only the P number: the transaction is read once, for its id and facts.
+    return settleByReading(container, api, { ...row, transaction_id: answer.id }, session, card, now)
+  } catch (error) {
+    if (error instanceof DeclinedError) {
+      await setRow(container, row, "declined", { code: error.code, message: error.message })
+      logger.info(`medusa-payment-tw: saved card ${card.id} declined (${error.code}) for session ${sessionId}`)
+      return { status: "declined", message: declineMessage(card, error.code) }
+    }
+    if (error instanceof UnknownOutcomeError) {
+      logger.warn(`medusa-payment-tw: the charge of saved card ${card.id} for session ${sessionId} has an unknown outcome (${error.code}); reading it, never resending`)
+      await setRow(container, row, "unknown", { code: error.code, message: error.message })
+      return settleByReading(container, api, { ...row, status: "unknown" }, session, card, now)
+    }
+    // Refused before charging (a parameter, the store's credentials, risk control): nothing was charged.
+    const known = error instanceof PaymentServiceError || error instanceof MedusaError
+    await setRow(container, row, known ? "declined" : "unknown", { code: (error as { code?: string }).code ?? "ERROR", message: (error as Error).message })
+    throw toMedusaError("Charging the saved card", error)
+  }
+}
+
+/** Another completion (or an earlier one) holds the session's one charge: go by what it found. */
+async function existingCharge(container: MedusaContainer, api: HostedCheckoutApi, row: ChargeRow, session: SessionRow, card: SessionSavedCard, now: number): Promise<ChargeOutcome> {
+  switch (row.status) {
+    case "declined":
+      return { status: "declined", message: row.code === "NOT_CHARGED" ? notChargedMessage(card) : declineMessage(card, row.code) }
+    case "charging":
+      if (age(row, now) < CHARGE_STALE_MS) {
+        return { status: "unknown", message: pendingMessage(card) }
+      }
+      return settleByReading(container, api, row, session, card, now)
+    default:
+      // unknown, or paid but not written into the session yet (a crash in between): the service says.
+      return settleByReading(container, api, row, session, card, now)
+  }
+}
+
+/**
+ * What the service shows under the charge's `orderId`: a paid charge is used
+ * (written into the session, sealed), a failed one is a decline, nothing at
+ * all stays unknown until `UNKNOWN_GRACE_MS` has passed, then counts as not
+ * charged. A read that fails leaves it unknown. Never sends anything.
+ */
+export async function settleByReading(
+  container: MedusaContainer,
+  api: HostedCheckoutApi,
+  row: ChargeRow,
+  session: SessionRow | undefined,
+  card: SessionSavedCard,
+  now: number,
+  extra: { hid?: string } = {}
+): Promise<ChargeOutcome & { transaction?: Transaction }> {
+  let transactions: Transaction[]
+  try {
+    transactions = (await api.client.transactions.listByOrder(row.service_order_id)).filter(
+      (tx) => tx.merchantId === api.options.merchantId && (tx.customId ?? tx.orderId) === row.service_order_id && tx.amount === row.amount
+    )
+  } catch (error) {
+    await setRow(container, row, "unknown", { transaction_id: row.transaction_id, code: row.code ?? "UNREAD", message: `reading the charge failed: ${(error as Error).message}` })
+    return { status: "unknown", message: pendingMessage(card) }
+  }
+  const paid = transactions.find((tx) => PAID.has(tx.status))
+  if (paid) {
+    if (session) {
+      await recordCharge(container, api, session, paid, extra.hid)
+    }
+    await setRow(container, row, "paid", { transaction_id: paid.transactionHid, code: null, message: null })
+    return { status: "paid", transaction: paid }
+  }
+  if (transactions.some((tx) => tx.status === "failed")) {
+    await setRow(container, row, "declined", { code: row.code ?? "FAILED", message: "the service shows the charge failed" })
+    return { status: "declined", message: declineMessage(card, row.code && /^T000\d$/.test(row.code) ? row.code : undefined) }
+  }
+  if (session && sessionSubscription(session.data)?.firstChargeLater) {
+    // A schedule has no transaction before its date, and the service has no query by orderId for subscriptions.
+    if (age(row, now) >= UNKNOWN_GRACE_MS) {
+      container
+        .resolve(ContainerRegistrationKeys.LOGGER)
+        .error(`medusa-payment-tw: the schedule of session ${row.service_order_id} could not be confirmed; check the service's console for a subscription of order ${row.service_order_id} and cancel it`)
+      await setRow(container, row, "declined", { code: "NOT_CHARGED", message: "the schedule could not be confirmed" })
+      return { status: "declined", message: notChargedMessage(card) }
+    }
+    return { status: "unknown", message: pendingMessage(card) }
+  }
+  // A charge the service answered (its P number is known) is never taken for "not charged".
+  if (age(row, now) >= UNKNOWN_GRACE_MS && !row.transaction_id) {
+    await setRow(container, row, "declined", { code: "NOT_CHARGED", message: "the service shows no charge" })
+    return { status: "declined", message: notChargedMessage(card) }
+  }
+  if (row.status !== "unknown") {
+    await setRow(container, row, "unknown", { transaction_id: row.transaction_id, code: row.code ?? "UNCONFIRMED", message: "the service shows no charge yet" })
+  }
+  return { status: "unknown", message: pendingMessage(card) }
+}
+
+async function setRow(container: MedusaContainer, row: ChargeRow, status: SavedCardChargeStatus, changes: Partial<Pick<ChargeRow, "transaction_id" | "code" | "message">> = {}) {
+  // Messages are the clients' redacted ones; they are cut so a row cannot grow without bound.
+  const message = changes.message === undefined ? undefined : changes.message === null ? null : untrusted(changes.message, 300)
+  await savedCards(container).updateTwSavedCardCharges({ id: row.id, status, ...changes, ...(message === undefined ? {} : { message }) })
+}
+
+/**
+ * The paid charge becomes the session's transaction, with the read's facts
+ * and a sealed read: core's authorization at the cart's completion then
+ * captures it without another read. A subscription's session also learns its
+ * first period's transaction and S number.
+ */
+async function recordCharge(container: MedusaContainer, api: HostedCheckoutApi, session: SessionRow, tx: Transaction, hid: string | undefined) {
+  const current = await loadSession(container, session.id)
+  if (!current || current.data.transactionId === tx.id) {
+    return
+  }
+  const subscription = sessionSubscription(current.data)
+  const einvoiced = api.options.einvoice && !subscription
+  const data = {
+    ...current.data,
+    transactionId: tx.id,
+    transactionHid: tx.transactionHid,
+    ...transactionFacts(tx),
+    ...(einvoiced ? { invoiceLines: invoiceLines((current.data.lines as never) ?? [], tx.amount, (rest) => api.productLine(rest)) } : {}),
+    ...(subscription ? { subscription: { ...subscription, checkoutId: tx.id, ...(hid ? { hid } : {}) } } : {}),
+    attestation: api.attestor.seal({ sessionId: session.id, serviceId: tx.id, amount: tx.amount, status: tx.status }),
+  }
+  await container.resolve(Modules.PAYMENT).updatePaymentSession({ id: session.id, amount: current.amount, currency_code: current.currency_code, data })
+}
+
+/** A later first charge: the schedule's S number stands in for the page, as a scheduled checkout's does (`awaitsFirstCharge`). */
+async function recordSchedule(container: MedusaContainer, session: SessionRow, subscription: SessionSubscription, hid: string) {
+  await container.resolve(Modules.PAYMENT).updatePaymentSession({
+    id: session.id,
+    amount: session.amount,
+    currency_code: session.currency_code,
+    data: { ...session.data, transactionId: hid, transactionHid: hid, subscription: { ...subscription, checkoutId: hid, hid } },
+  })
+}
+
+/** The subscription's terms as agreed at its checkout (the row the session was opened for). */
+async function subscriptionTerms(container: MedusaContainer, subscription: SessionSubscription, sessionId: string) {
+  const row = await container.resolve<TwSubscriptionModuleService>(TW_SUBSCRIPTION_MODULE).retrieveTwSubscription(subscription.id)
+  if (row.payment_session_id !== sessionId || row.status !== "pending") {
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "This subscription checkout was replaced or has ended: start the subscription checkout again.")
+  }
+  return { interval_months: row.interval_months, periods: row.periods_total, start_date: row.start_date, customer_id: row.customer_id }
+}
