@@ -449,6 +449,30 @@ storeTestRunner({
         expect(await serviceCharges(created.id)).toHaveLength(2)
       })
 
+      it("C026 on the subscription's first charge (applied): read by its order, one first order; the S number comes with the next period", async () => {
+        const shopper = await customer()
+        const cardId = await savedCard(shopper)
+        const plan = await productWithPlan({ title: "Monthly", kind: "monthly" })
+        const { cartId, subscriptionId, session: created } = await subscribeWithCard(shopper, plan, cardId)
+        await control(env.sandbox, "POST", "/faults", { kind: "c026", applied: true, endpoint: "POST /token/subscriptions" })
+
+        const completed = await complete(cartId, shopper.headers)
+        expect(completed.data.type).toBe("order")
+        const first = await waitFor(async () => {
+          const s = await detail(subscriptionId)
+          return s.status === "active" && s.first_order_id ? s : undefined
+        }, "the subscription active with its first order")
+        // The answer was lost, so the store does not know the service's S number yet.
+        expect(first).toMatchObject({ periods_charged: 1, service_subscription_id: null })
+        expect(await serviceCharges(created.id)).toHaveLength(1)
+
+        await control(env.sandbox, "POST", "/clock/advance", { seconds: MONTH * DAY })
+        await settle()
+        await waitFor(async () => (await renewals(subscriptionId)).length === 1, "the renewal order")
+        expect(await detail(subscriptionId)).toMatchObject({ periods_charged: 2, service_subscription_id: expect.stringMatching(/^S/) })
+        expect(await serviceCharges(created.id)).toHaveLength(2)
+      })
+
       it("refuses another customer's card for a subscription", async () => {
         const owner = await customer()
         const other = await customer()
