@@ -168,5 +168,24 @@ moduleIntegrationTestRunner<IPaymentModuleService>({
       const tx = await control(sandbox, "GET", `/transactions/${(created.data as { transactionId: string }).transactionId}`)
       expect(tx).toMatchObject({ invoiceInfo: invoice, userName: "Mei Lin", userEmail: customer.email })
     })
+
+    it("a saved-card session: only a customer's own mirrored card, its public facts only, nothing at the service until the charge", async () => {
+      const holder = { id: "acchld_1", data: { tw_saved_cards: [{ id: "twcard_mine", last4: "4242", card_label: null, bound_at: null, created_at: null }] } }
+      const open = async (context: Record<string, unknown>, savedCardId = "twcard_mine") => {
+        const [collection] = await service.createPaymentCollections([{ amount: 750, currency_code: "twd" }])
+        return service.createPaymentSession(collection.id, { provider_id: PROVIDER, amount: 750, currency_code: "twd", data: { savedCardId }, context: context as never })
+      }
+      await expect(open({})).rejects.toThrow(/needs a logged-in customer/)
+      await expect(open({ customer })).rejects.toThrow(/needs a logged-in customer/)
+      await expect(open({ customer, account_holder: holder }, "twcard_theirs")).rejects.toThrow("Saved card twcard_theirs is not an active saved card of this customer.")
+
+      const created = await open({ customer, account_holder: holder })
+      expect(created.status).toBe("pending")
+      expect(created.data).toEqual({ savedCardId: "twcard_mine", session_id: created.id, savedCard: { id: "twcard_mine", last4: "4242" }, amount: 750 })
+      expect(await transactionCount()).toBe(0)
+      // Core's authorization without the store's charge (a completion that skipped the store API) is refused.
+      await expect(service.authorizePaymentSession(created.id, {})).rejects.toThrow(/saved card was not charged/)
+      expect(await transactionCount()).toBe(0)
+    })
   },
 })
