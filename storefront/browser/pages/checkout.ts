@@ -4,10 +4,12 @@ import { completeCart } from "../complete-cart"
 import { byId, el, showMessage } from "../element"
 import { sdk } from "../medusa"
 import { formatMoney } from "../money"
+import { takeSubscriptionCheckout } from "../order-subscription"
 import { renderLines, renderTotals } from "../order-summary"
 import { runPage, showCartCount } from "../page"
 import { PAYMENT_OPTIONS } from "../payment/options"
 import type { PaymentCheckout, PaymentOption } from "../payment/payment-option"
+import { savedCardSubscriptionOption } from "../payment/saved-card"
 import { subscriptionCheckoutOption } from "../payment/subscription-checkout"
 import { storeErrorMessage } from "../store-error"
 
@@ -112,7 +114,8 @@ async function saveShipping() {
 async function showPayment() {
   const { payment_providers } = await sdk.store.payment.listPaymentProviders({ region_id: cart.region_id! })
   const enabled = new Set(payment_providers.map((provider) => provider.id))
-  const options = offered.filter((option) => enabled.has(option.providerId))
+  const usable = await Promise.all(offered.map((option) => (option.available ? option.available().catch(() => false) : Promise.resolve(true))))
+  const options = offered.filter((option, index) => enabled.has(option.providerId) && usable[index])
   const container = byId("payment-options")
   payable.clear()
   if (!options.length) {
@@ -199,10 +202,12 @@ async function pay() {
       return
     }
     const completion = await completeCart(cart.id)
+    // A subscription started on a saved card: its first order names it, as the hosted return page does.
+    const subscriptionId = takeSubscriptionCheckout(cart.id)
     if (completion.kind === "not-paid") {
       throw new Error(completion.message)
     }
-    location.assign(`/orders/${completion.order.id}`)
+    location.assign(`/orders/${completion.order.id}${subscriptionId ? `?subscription=${encodeURIComponent(subscriptionId)}` : ""}`)
   } finally {
     paying = false
   }
@@ -230,7 +235,7 @@ runPage("checkout-status", async () => {
   }
   cart = found
   if (subscriptionPlanIdOf(cart)) {
-    offered = [subscriptionCheckoutOption]
+    offered = [subscriptionCheckoutOption, savedCardSubscriptionOption]
     byId("pay").textContent = "Subscribe and pay"
   }
   takeReturnedFailure()

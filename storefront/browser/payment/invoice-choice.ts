@@ -146,6 +146,16 @@ async function prefillRemembered() {
   showKindFields()
 }
 
+/** A logged-in customer's last choice (a saved card's one-step payment uses it); undefined for a guest or none. */
+export async function rememberedInvoiceChoice(): Promise<InvoiceInfo | undefined> {
+  if (!(await loggedIn())) {
+    return undefined
+  }
+  const { customer } = await sdk.store.customer.retrieve().catch(() => ({ customer: undefined }))
+  const saved = customer?.metadata?.[METADATA_KEY] as InvoiceInfo | undefined
+  return saved?.invoiceType ? saved : undefined
+}
+
 /** Keeps a logged-in customer's choice for their next checkout; a guest's is not kept. */
 export async function rememberInvoiceChoice(invoice: InvoiceInfo) {
   if (await loggedIn()) {

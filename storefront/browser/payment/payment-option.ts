@@ -37,6 +37,8 @@ export interface PaymentOption {
    * session for its fields (a card form) creates it only when it is wanted.
    */
   renderFields(container: HTMLElement, checkout: PaymentCheckout): void
+  /** Whether to offer the option at all for this shopper (a saved card: a logged-in customer with one); offered when absent. */
+  available?(): Promise<boolean>
   /** Creates or confirms the payment and says what comes next; throws a message for the shopper on failure. */
   start(cart: HttpTypes.StoreCart): Promise<PaymentStart>
   /**
