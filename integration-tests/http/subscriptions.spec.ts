@@ -246,6 +246,7 @@ medusaIntegrationTestRunner({
       expect(await renewalOrders(subscriptionId)).toHaveLength(3)
       const { data: listed } = await api.get("/admin/tw-subscriptions?status=cancelled", { headers: admin })
       expect(listed.subscriptions.map((s: { id: string }) => s.id)).toEqual([subscriptionId])
+      expect(listed.subscriptions[0].plan_title).toBe("Monthly")
     })
 
     it("a period that fails and succeeds on retry gets one renewal order; a renewal order is refunded like any hosted card payment", async () => {

@@ -42,7 +42,10 @@ export function SubscriptionsTable({ subscriptions, customerLabel, empty }: Prop
               </Link>
             </Table.Cell>
             {customerLabel && <Table.Cell>{customerLabel(s.customer_id)}</Table.Cell>}
-            <Table.Cell>{formatInterval(s)}</Table.Cell>
+            <Table.Cell>
+              {s.plan_title ? `${s.plan_title}: ` : ""}
+              {formatInterval(s)}
+            </Table.Cell>
             <Table.Cell className="text-right">{formatAmount(s.amount, s.currency_code)}</Table.Cell>
             <Table.Cell>
               <SubscriptionStatusBadge status={s.status} />

@@ -48,6 +48,8 @@ export interface Subscription {
   card_last4: string | null
   customer_id: string
   plan_id: string | null
+  /** The plan's title: `GET /admin/tw-subscriptions` only (null when the subscription has no plan). */
+  plan_title?: string | null
   first_order_id: string | null
   cancel_reason: string | null
   cancelled_at: string | null
