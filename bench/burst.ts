@@ -74,7 +74,7 @@ const ADMIN = { email: "bench-admin@example.test", password: "bench-admin-passwo
 const profiles: Profile[] = values.profile === "both" ? [...PROFILES] : [values.profile as Profile]
 const started = Date.now()
 const say = (line: string) => console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`)
-const settings = `(${process.env.TW_PAYMENT_COMPLETION_CONCURRENCY ?? 2} completions at once per process, baseline ${CONCURRENCY} at once; reconciliation job ${values.reconciliation})`
+const settings = `(${process.env.TW_PAYMENT_COMPLETION_CONCURRENCY ?? 2} completions at once per process${RENEWALS ? "" : `, baseline ${CONCURRENCY} at once`}; reconciliation job ${values.reconciliation})`
 
 async function runProfile(profile: Profile, postgres: Postgres, dir: string): Promise<ProfileResult | RenewalProfileResult> {
   const store = await startBenchStore({
