@@ -189,10 +189,10 @@ const DECLINE_REASONS: Record<string, string> = {
 
 const cardName = (card: SessionSavedCard) => (card.last4 ? `card •••• ${card.last4}` : "saved card")
 
-/** The shopper's message for a declined saved-card charge; the cart stays payable. */
+/** The shopper's message for a declined (or refused) saved-card charge; the cart stays payable. */
 export function declineMessage(card: SessionSavedCard, code: string | null | undefined): string {
-  const reason = code && DECLINE_REASONS[code] ? `${code}: ${DECLINE_REASONS[code]}` : code || "declined"
-  return `Your ${cardName(card)} was declined (${reason}). Nothing was charged: pay with another card or another payment method.`
+  const what = !code ? "was declined" : DECLINE_REASONS[code] ? `was declined (${code}: ${DECLINE_REASONS[code]})` : `could not be charged (${code})`
+  return `Your ${cardName(card)} ${what}. Nothing was charged: pay with another card or another payment method.`
 }
 
 /** The shopper's message when a charge of unknown outcome turned out never made. */

@@ -232,8 +232,10 @@ export async function settleByReading(
     return { status: "paid", transaction: paid }
   }
   if (transactions.some((tx) => tx.status === "failed")) {
-    await setRow(container, row, "declined", { code: row.code ?? "FAILED", message: "the service shows the charge failed" })
-    return { status: "declined", message: declineMessage(card, row.code && /^T000\d$/.test(row.code) ? row.code : undefined) }
+    // The read does not say why; a decline code the service answered before is kept.
+    const code = row.code && /^T000\d$/.test(row.code) ? row.code : null
+    await setRow(container, row, "declined", { code, message: "the service shows the charge failed" })
+    return { status: "declined", message: declineMessage(card, code) }
   }
   if (session && sessionSubscription(session.data)?.firstChargeLater) {
     // A schedule has no transaction before its date, and the service has no query by orderId for subscriptions.
