@@ -26,6 +26,9 @@ import { storeTestRunner } from "../helpers/store-runner"
 jest.setTimeout(240_000)
 // The reconciliation runs only when a test calls it.
 process.env.TW_RECONCILIATION = "off"
+// This run's own key, so the sweep after each test can look for it too.
+const TOKEN_KEY = randomBytes(32).toString("base64")
+process.env.TW_CARD_TOKEN_KEYS = `run:${TOKEN_KEY}`
 const env = useSandbox()
 
 /** Binds (the binding page takes no charge); every later charge of the token fails with T0001. */
@@ -88,11 +91,11 @@ storeTestRunner({
     })
     afterEach(async () => {
       await settle()
-      // No token, in any test, reached a log line, an API answer, a session's or a payment's data.
+      // No token nor the key that encrypts them, in any test, reached a log line, an API answer, a session's or a payment's data.
       const tokens = await tokensSent()
       const stored = await storedData(getContainer())
       spies.forEach((spy) => spy.mockRestore())
-      for (const token of tokens) {
+      for (const token of [...tokens, TOKEN_KEY]) {
         expect(lines.filter((line) => line.includes(token))).toEqual([])
         expect(answers.filter((answer) => answer.includes(token))).toEqual([])
         expect(stored).not.toContain(token)
