@@ -4,11 +4,13 @@ import { ContainerRegistrationKeys, PaymentWebhookEvents } from "@medusajs/frame
 import { untrusted } from "../lib/log"
 import { processTwPaymentWorkflow } from "../workflows"
 import { claimDelivery } from "../workflows/delivery-claims"
+import { leftToSubscription } from "../workflows/left-to-subscription"
 import { pluginProvider } from "../workflows/plugin-providers"
 
 /**
  * Every notification and webhook of this plugin's providers, handled once:
- * verified and parsed by the provider's API, claimed so a repeat or a
+ * verified and parsed by the provider's API, a subscription's later period
+ * left to `tw-subscription-webhook` unread, claimed so a repeat or a
  * concurrent copy is dropped, then run through the `process-tw-payment`
  * workflow. A failure gives the claim back and is rethrown, so the event bus
  * retries it (Redis) and the reconciliation job catches what is left.
@@ -27,6 +29,11 @@ export default async function twPaymentWebhookHandler({ event, container }: Subs
   }
   const delivery = provider.api.parseDelivery(payload)
   if (!delivery) {
+    return
+  }
+  if (await leftToSubscription(container, delivery)) {
+    // Not claimed: the subscription subscriber handles it, on its own reads.
+    logger.debug(`${provider.key}: delivery ${untrusted(delivery.key)} is a later period of a subscription: left to the subscription workflow`)
     return
   }
   const claim = await claimDelivery(container, provider.key, delivery.key)

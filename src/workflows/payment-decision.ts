@@ -42,6 +42,18 @@ const apply = (changes: Partial<Omit<Extract<Decision, { kind: "apply" }>, "kind
 })
 
 /**
+ * A payment of a subscription's checkout session other than the page's own
+ * transaction: a later period (or a later first charge), which the
+ * subscription workflow records from its own read. The payment pipeline does
+ * nothing with it, whether it learnt the id from a read or from a
+ * notification (then without reading: see `leftToSubscription`).
+ */
+export function isSubscriptionPeriod(sessionData: Record<string, unknown>, serviceId: string): boolean {
+  const subscription = sessionData.subscription as { checkoutId?: unknown } | undefined
+  return !!subscription?.checkoutId && subscription.checkoutId !== serviceId
+}
+
+/**
  * What the store does about one fresh read of the service, given the session
  * it claims. Pure, so every row is unit-tested; the workflow only carries it
  * out. Every branch is idempotent: reading the same state twice decides
@@ -59,9 +71,7 @@ export function decide(observation: PaymentObservation | undefined, session: Ses
   if (!session) {
     return paid ? { kind: "refund-orphan", why: `its session ${observation.sessionId} no longer exists` } : ignore(`${label}: its session is gone`)
   }
-  const subscription = session.data.subscription as { checkoutId?: unknown } | undefined
-  if (subscription?.checkoutId && subscription.checkoutId !== observation.serviceId) {
-    // A later period (or a later first charge) of a subscription's checkout: the subscription workflow records it.
+  if (isSubscriptionPeriod(session.data, observation.serviceId)) {
     return ignore(`${label} is a period of the subscription of session ${session.id}`)
   }
   if (session.data.savedCard && session.data[idField] !== observation.serviceId) {

@@ -56,6 +56,12 @@ export interface Delivery {
   serviceId: string
   /** A refund that changed (embedded refund events). */
   refundId?: string
+  /**
+   * The session a notification says it is a subscription's charge of (hosted `action: "subscription"`).
+   * Untrusted: it only lets the pipeline leave a later period to the subscription workflow, which reads
+   * the service itself, without reading it here (`leftToSubscription`).
+   */
+  subscriptionSession?: string
 }
 
 /**

@@ -61,7 +61,13 @@ export class HostedCheckoutApi implements PaymentApi {
       return undefined
     }
     // A repeated notification of the same state changes nothing; a new state is news.
-    return { key: `${notification.id}:${notification.status}`, serviceId: notification.id }
+    const delivery: Delivery = { key: `${notification.id}:${notification.status}`, serviceId: notification.id }
+    // A subscription's charge names its checkout's session (token payments: as orderId, without customId).
+    const session = notification.customId ?? notification.orderId
+    if ((notification.action === "subscription" || notification.subscriptionId) && session?.startsWith("payses_")) {
+      delivery.subscriptionSession = session
+    }
+    return delivery
   }
 
   async observe(transactionId: string): Promise<PaymentObservation | undefined> {

@@ -299,25 +299,29 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
   }
 
   /**
-   * A renewal order's payment: the period the service already charged, read
-   * once here and sealed, so the authorization that follows does not read again.
+   * A renewal order's payment: the period the service already charged, as the
+   * subscription workflow's sealed read says (no read here), sealed again for
+   * the session, so the authorization that follows does not read either.
    */
-  protected async initiateRenewal(amount: number, sessionId: string, terms: RenewalTerms): Promise<InitiatePaymentOutput> {
-    const tx = await renewalPayment(this.subscriptionDeps(), terms, amount)
+  protected initiateRenewal(amount: number, sessionId: string, terms: RenewalTerms): InitiatePaymentOutput {
+    const read = renewalPayment(terms, amount)
     const sessionData: HostedSessionData = {
       ...freshSessionData,
       session_id: sessionId,
-      transactionId: tx.id,
-      transactionHid: tx.transactionHid,
+      transactionId: read.transaction_id,
+      transactionHid: read.transaction_hid,
       checkoutUrl: "",
       expiresAt: "",
       amount,
-      ...transactionFacts(tx),
+      status: read.status as HostedSessionData["status"],
+      paymentMethod: read.payment_method ?? undefined,
+      paymentInfo: read.payment_info ?? undefined,
+      paidAt: read.paid_at ?? undefined,
       customId: terms.custom_id,
-      subscription: { id: terms.subscription_id, kind: terms.kind, checkoutId: tx.id, startDate: null, firstChargeLater: false, period: terms.period },
-      attestation: this.api_.attestor.seal({ sessionId, serviceId: tx.id, amount, status: tx.status }),
+      subscription: { id: terms.subscription_id, kind: terms.kind, checkoutId: read.transaction_id, startDate: null, firstChargeLater: false, period: terms.period },
+      attestation: this.api_.attestor.seal({ sessionId, serviceId: read.transaction_id, amount, status: read.status }),
     }
-    return { id: tx.id, status: PaymentSessionStatus.PENDING, data: { ...sessionData } }
+    return { id: read.transaction_id, status: PaymentSessionStatus.PENDING, data: { ...sessionData } }
   }
 
   protected subscriptionDeps() {

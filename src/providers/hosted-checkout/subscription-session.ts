@@ -50,6 +50,17 @@ export const renewalTermsSchema = z.strictObject({
   amount: z.int().min(1),
   /** The subscription's checkout session: the `customId` every period carries. */
   custom_id: z.string().startsWith("payses_"),
+  /**
+   * The read of the transaction, sealed with the terms: what the subscription workflow's
+   * `GET /order/{orderId}/transactions` said just before (kept only there when of this merchant
+   * and this checkout, counted only at the subscription's amount). Null for what it did not say.
+   */
+  transaction_hid: z.string().min(1),
+  status: z.string().min(1),
+  paid_at: z.string().nullable(),
+  payment_method: z.string().nullable(),
+  /** A card payment's last four digits. */
+  payment_info: z.string().nullable(),
 })
 export type RenewalTerms = z.output<typeof renewalTermsSchema>
 
@@ -233,24 +244,18 @@ export async function openSubscriptionCheckout(
 
 /**
  * A renewal payment: no page, the service already charged the period. The
- * transaction is read once and must be paid, of this merchant, of the
- * subscription's checkout (`customId`) and of the period's amount.
+ * transaction is not read again: the sealed terms carry the subscription
+ * workflow's read of it (this merchant, this checkout), which must say paid
+ * and be of the period's amount.
  */
-export async function renewalPayment(deps: Deps, terms: RenewalTerms, amount: number): Promise<Transaction> {
+export function renewalPayment(terms: RenewalTerms, amount: number): RenewalTerms {
   if (terms.amount !== amount) {
     throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `A renewal of ${terms.amount} TWD cannot pay ${amount} TWD.`)
   }
-  let tx: Transaction
-  try {
-    tx = await deps.client.transactions.retrieve(terms.transaction_id)
-  } catch (error) {
-    throw toMedusaError(`Reading renewal transaction ${terms.transaction_id}`, error)
+  if (!PAID.has(terms.status as Transaction["status"])) {
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Transaction ${terms.transaction_hid} is not a paid period of this subscription.`)
   }
-  // A saved card's subscription (token payments) carries no customId: its orderId is the checkout's session.
-  if (tx.merchantId !== deps.options.merchantId || (tx.customId ?? tx.orderId) !== terms.custom_id || tx.amount !== amount || !PAID.has(tx.status)) {
-    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Transaction ${tx.transactionHid} is not a paid period of this subscription.`)
-  }
-  return tx
+  return terms
 }
 
 /**

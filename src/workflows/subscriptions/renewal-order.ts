@@ -2,6 +2,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import type { BigNumberInput } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MathBN, MedusaError, Modules } from "@medusajs/framework/utils"
 import { createOrderPaymentCollectionWorkflow, createOrderWorkflow, createPaymentSessionsWorkflow } from "@medusajs/medusa/core-flows"
+import type { Transaction } from "../../lib/hosted"
 import { TW_SUBSCRIPTION_MODULE, type TwSubscriptionModuleService } from "../../modules/tw-subscription"
 import { providerId } from "../../providers/core/provider-keys"
 import { RENEWAL_CONTEXT_KEY, sealRenewalTerms } from "../../providers/hosted-checkout/subscription-session"
@@ -126,11 +127,12 @@ export async function createRenewalOrder(container: MedusaContainer, sub: Renewa
 
 /**
  * Step 2: the order's payment is the period's transaction, through the
- * hosted provider (sealed renewal terms in the session context), recorded as
+ * hosted provider (sealed renewal terms in the session context, with `tx`,
+ * this run's read of the transaction, so nothing is read again), recorded as
  * captured with an order transaction, as a checkout's would be. Then
  * `order.placed`, so fulfilment and notifications work as for any order.
  */
-export async function payRenewalOrder(container: MedusaContainer, sub: RenewalSubscription, orderId: string, period: ObservedPeriod): Promise<void> {
+export async function payRenewalOrder(container: MedusaContainer, sub: RenewalSubscription, orderId: string, period: ObservedPeriod, tx: Transaction): Promise<void> {
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const payments = container.resolve(Modules.PAYMENT)
@@ -164,6 +166,12 @@ export async function payRenewalOrder(container: MedusaContainer, sub: RenewalSu
     period: period.period,
     amount: period.amount,
     custom_id: sub.payment_session_id,
+    // This run's read of the checkout's transactions, sealed: the provider does not read the transaction again.
+    transaction_hid: tx.transactionHid,
+    status: tx.status,
+    paid_at: tx.paidAt ?? null,
+    payment_method: tx.paymentMethod ?? null,
+    payment_info: typeof tx.paymentInfo === "string" ? tx.paymentInfo : null,
   })
   const { result: session } = await createPaymentSessionsWorkflow(container).run({
     input: { payment_collection_id: collectionId, provider_id: providerId(sub.provider_key), data: {}, context: { [RENEWAL_CONTEXT_KEY]: renewal } },

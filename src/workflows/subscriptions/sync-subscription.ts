@@ -1,6 +1,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import { authorizePaymentSessionForOrderWorkflow, cancelOrderWorkflow, completeCartWorkflow } from "@medusajs/medusa/core-flows"
+import type { Transaction } from "../../lib/hosted"
 import { untrusted } from "../../lib/log"
 import type { PeriodStatus } from "../../modules/tw-subscription/models/period"
 import type { SubscriptionStatus } from "../../modules/tw-subscription/models/subscription"
@@ -120,7 +121,8 @@ async function syncLocked(container: MedusaContainer, input: SyncInput): Promise
         await cancelOrderWorkflow(container).run({ input: { order_id: firstOrder!.id } })
         logger.info(`medusa-payment-tw: cancelled order ${firstOrder!.id}: the first charge of subscription ${row.id} failed`)
       } else {
-        const placed = await renewal(container, row, stored, firstOrder!.id, action.period)
+        const tx = read.transactions.find((t) => t.id === action.period.transactionId)!
+        const placed = await renewal(container, row, stored, firstOrder!.id, action.period, tx)
         if (placed) {
           result.placed.push(placed)
         }
@@ -166,7 +168,7 @@ async function recordPeriods(container: MedusaContainer, row: Row, periods: Obse
 }
 
 /** Places (or resumes) the renewal order of one paid period; returns its id when this run placed or paid it. */
-async function renewal(container: MedusaContainer, row: Row, stored: Array<{ id: string; period: number; order_id: string | null }>, firstOrderId: string, period: ObservedPeriod) {
+async function renewal(container: MedusaContainer, row: Row, stored: Array<{ id: string; period: number; order_id: string | null }>, firstOrderId: string, period: ObservedPeriod, tx: Transaction) {
   const module = subscriptionModule(container)
   const rowPeriod = stored.find((p) => p.period === period.period)!
   const sub = { id: row.id, kind: row.kind, provider_key: row.provider_key, payment_session_id: row.payment_session_id!, customer_id: row.customer_id }
@@ -176,7 +178,7 @@ async function renewal(container: MedusaContainer, row: Row, stored: Array<{ id:
     await module.updateTwSubscriptionPeriods({ id: rowPeriod.id, order_id: orderId })
     await linkOrder(container, row.id, orderId)
   }
-  await payRenewalOrder(container, sub, orderId, period)
+  await payRenewalOrder(container, sub, orderId, period, tx)
   await module.updateTwSubscriptionPeriods({ id: rowPeriod.id, order_paid: true })
   container.resolve(ContainerRegistrationKeys.LOGGER).info(`medusa-payment-tw: renewal order ${orderId} for period ${period.period} of subscription ${row.id} (${period.transactionHid})`)
   return orderId

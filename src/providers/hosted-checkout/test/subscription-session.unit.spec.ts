@@ -4,6 +4,8 @@ import {
   openRenewalTerms,
   openSubscriptionTerms,
   RENEWAL_CONTEXT_KEY,
+  type RenewalTerms,
+  renewalPayment,
   sealRenewalTerms,
   sealSubscriptionTerms,
   SUBSCRIPTION_CONTEXT_KEY,
@@ -53,11 +55,42 @@ describe("subscription terms: sealed by the store, refused otherwise", () => {
     expect(() => openSubscriptionTerms(attestor, { [SUBSCRIPTION_CONTEXT_KEY]: sealed })).toThrow(/expired/)
   })
 
+  const renewal: RenewalTerms = {
+    subscription_id: "twsub_1",
+    kind: "monthly",
+    transaction_id: "t1",
+    period: 2,
+    amount: 1200,
+    custom_id: "payses_1",
+    transaction_hid: "P2026020500000002",
+    status: "charged",
+    paid_at: "2026-02-05T01:00:02.000Z",
+    payment_method: "card",
+    payment_info: "4242",
+  }
+
   it("renewal terms are a seal of their own: subscription terms do not pass for them", () => {
-    const renewal = { subscription_id: "twsub_1", kind: "monthly" as const, transaction_id: "t1", period: 2, amount: 1200, custom_id: "payses_1" }
     expect(openRenewalTerms(attestor, { [RENEWAL_CONTEXT_KEY]: sealRenewalTerms(attestor, renewal) })).toEqual(renewal)
     const crossed = { terms: renewal, seal: sealSubscriptionTerms(attestor, terms).seal }
     expect(() => openRenewalTerms(attestor, { [RENEWAL_CONTEXT_KEY]: crossed })).toThrow(/not sealed/)
+  })
+
+  it("a renewal's sealed read cannot be altered: another status, transaction or missing read is refused", () => {
+    const sealed = sealRenewalTerms(attestor, { ...renewal, status: "failed" })
+    expect(() => openRenewalTerms(attestor, { [RENEWAL_CONTEXT_KEY]: { ...sealed, terms: { ...sealed.terms, status: "charged" } } })).toThrow(/not sealed/)
+    const paid = sealRenewalTerms(attestor, renewal)
+    expect(() => openRenewalTerms(attestor, { [RENEWAL_CONTEXT_KEY]: { ...paid, terms: { ...renewal, transaction_id: "t2" } } })).toThrow(/not sealed/)
+    const { status: _status, ...unread } = renewal
+    expect(() => openRenewalTerms(attestor, { [RENEWAL_CONTEXT_KEY]: { terms: unread, seal: paid.seal } })).toThrow(/malformed/)
+  })
+
+  it("a renewal pays only a read that says paid, of the period's amount", () => {
+    expect(renewalPayment(renewal, 1200)).toEqual(renewal)
+    expect(renewalPayment({ ...renewal, status: "claimed" }, 1200).status).toBe("claimed")
+    expect(() => renewalPayment(renewal, 1300)).toThrow(/cannot pay 1300/)
+    for (const status of ["failed", "refunded", "initiated", "charging"]) {
+      expect(() => renewalPayment({ ...renewal, status }, 1200)).toThrow(/not a paid period/)
+    }
   })
 })
 

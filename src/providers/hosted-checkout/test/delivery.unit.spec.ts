@@ -1,0 +1,50 @@
+import type { Logger } from "@medusajs/framework/types"
+import { isSubscriptionPeriod } from "../../../workflows/payment-decision"
+import { HostedCheckoutApi } from "../api"
+import { parseHostedCheckoutOptions } from "../options"
+
+/** What a hosted notification hands the payment pipeline: the transaction to read, and a subscription's session as a hint. */
+
+const logger = { warn: jest.fn(), error: jest.fn(), info: jest.fn(), debug: jest.fn() } as unknown as Logger
+const api = new HostedCheckoutApi(
+  parseHostedCheckoutOptions({
+    apiToken: "tok_test_7Hq2Zp9LmX4vR8sK",
+    merchantId: "tea-house",
+    apiBaseUrl: "https://api.pay.test/api",
+    checkoutHost: "https://tea-house.pay.test",
+    storefrontUrl: "https://shop.test",
+  }),
+  logger
+)
+const TX = "0123456789abcdefghijABCDEFG"
+const charge = (changes: Record<string, unknown>) => ({
+  data: {},
+  rawData: Buffer.from(JSON.stringify({ purpose: "charge", id: TX, transactionId: TX, transactionHid: "P2026020500000002", merchantId: "tea-house", status: "charged", ...changes })),
+  headers: {},
+})
+
+describe("hosted parseDelivery", () => {
+  it("a one-time payment's notification names only the transaction", () => {
+    expect(api.parseDelivery(charge({ action: "onetime", orderId: "payses_1", customId: "payses_1" }))).toEqual({ key: `${TX}:charged`, serviceId: TX })
+  })
+
+  it("a subscription's charge also names the checkout's session: customId, or a token payment's orderId", () => {
+    expect(api.parseDelivery(charge({ action: "subscription", orderId: "payses_1", customId: "payses_1", subscriptionId: "S2026010500000001", period: 2 }))).toEqual({
+      key: `${TX}:charged`,
+      serviceId: TX,
+      subscriptionSession: "payses_1",
+    })
+    expect(api.parseDelivery(charge({ action: "subscription", orderId: "payses_2" }))?.subscriptionSession).toBe("payses_2")
+    expect(api.parseDelivery(charge({ action: "subscription", customId: "cart_1" }))?.subscriptionSession).toBeUndefined()
+  })
+})
+
+describe("isSubscriptionPeriod: what the pipeline leaves to the subscription workflow", () => {
+  it("only a subscription's session, and only another transaction than its page", () => {
+    expect(isSubscriptionPeriod({ transactionId: "tx_0", subscription: { checkoutId: "tx_0" } }, "tx_2")).toBe(true)
+    expect(isSubscriptionPeriod({ transactionId: "tx_0", subscription: { checkoutId: "tx_0" } }, "tx_0")).toBe(false)
+    expect(isSubscriptionPeriod({ transactionId: "tx_0" }, "tx_2")).toBe(false)
+    // A saved card's subscription before its first charge has no page: the saved-card rules apply.
+    expect(isSubscriptionPeriod({ savedCard: { id: "twcard_1" }, subscription: { checkoutId: "" } }, "tx_2")).toBe(false)
+  })
+})
