@@ -38,7 +38,8 @@ interface SubscriptionView {
  * recurring and scheduled pages over HTTP, its clock moved month by month,
  * and the store's notifications, reconciliation and renewal orders.
  * The sandbox clock only moves forward, so the tests that need "today" (a
- * later first charge) come first.
+ * later first charge) come first, and a test that moves it a month more
+ * comes last (where a retried period falls depends on the month).
  */
 medusaIntegrationTestRunner({
   inApp: true,
@@ -249,69 +250,6 @@ medusaIntegrationTestRunner({
       expect(listed.subscriptions[0].plan_title).toBe("Monthly")
     })
 
-    /** Hosted reads (GET) the store made so far, by endpoint, from the sandbox's tally. */
-    async function hostedReads(): Promise<Record<string, number>> {
-      const { apiCalls } = await control(env.sandbox, "GET", "/api-calls?api=hosted")
-      const reads: Record<string, number> = {}
-      for (const { endpoint, calls } of apiCalls as Array<{ endpoint: string; calls: number }>) {
-        if (endpoint.startsWith("GET ")) {
-          reads[endpoint] = (reads[endpoint] ?? 0) + calls
-        }
-      }
-      return reads
-    }
-    const readsSince = (before: Record<string, number>, after: Record<string, number>) =>
-      Object.fromEntries(Object.entries(after).map(([endpoint, calls]) => [endpoint, calls - (before[endpoint] ?? 0)]).filter(([, calls]) => Number(calls) > 0))
-
-    it("a renewal notification costs the subscription's two reads only; a forged one places nothing and reads only the subscription", async () => {
-      const { variantId, planId } = await productWithPlan({ title: "Monthly", kind: "monthly" })
-      const headers = await customer("reads@example.test")
-      const { subscriptionId, session } = await subscribe(headers, variantId, planId)
-      const active = await waitForSubscription(subscriptionId, (s) => s.status === "active" && !!s.first_order_id && !!s.service_subscription_id, "the active subscription")
-      await settle()
-
-      // The period's charge: no GET /transactions/{id}, neither in the payment pipeline nor for the renewal's payment session.
-      const before = await hostedReads()
-      await advanceDays(MONTH)
-      await waitForSubscription(subscriptionId, (s) => s.periods_charged === 2 && !!s.periods[1]?.order_id, "the renewal order")
-      const [renewal] = await waitFor(async () => {
-        const orders = await renewalOrders(subscriptionId)
-        const payments = (orders[0]?.payment_collections as Array<{ payments: Array<{ captured_at: string | null }> }> | undefined)?.[0]?.payments
-        return payments?.[0]?.captured_at ? orders : undefined
-      }, "the renewal order captured")
-      await settle()
-      expect(readsSince(before, await hostedReads())).toEqual({ "GET /order/{orderId}/transactions": 1, "GET /subscriptions/{id}": 1 })
-      const payment = (renewal.payment_collections as Array<{ payments: Array<{ amount: number; data: Record<string, unknown> }> }>)[0].payments[0]
-      expect(Number(payment.amount)).toBe(1200)
-      expect(payment.data).toMatchObject({ status: "charged", customId: session.id, transactionHid: (await detail(subscriptionId)).periods[1].transaction_hid })
-
-      // A forged period of the same subscription (a transaction the service never made): the pipeline leaves it
-      // unread to the subscription workflow, whose fresh read finds nothing new.
-      const forgedId = "F0rgedTransaction0000000001"
-      const forged = {
-        purpose: "charge",
-        id: forgedId,
-        transactionId: forgedId,
-        transactionHid: "P2026999900000001",
-        merchantId: env.sandbox.defaultMerchant.merchantId,
-        orderId: session.id,
-        customId: session.id,
-        action: "subscription",
-        status: "charged",
-        success: true,
-        amount: 1200,
-        currency: "twd",
-        subscriptionId: active.service_subscription_id,
-        period: 3,
-      }
-      const beforeForged = await hostedReads()
-      expect((await api.post(HOOK_PATH, forged)).status).toBe(200)
-      await settle()
-      expect(readsSince(beforeForged, await hostedReads())).toEqual({ "GET /order/{orderId}/transactions": 1, "GET /subscriptions/{id}": 1 })
-      expect(await detail(subscriptionId)).toMatchObject({ periods_charged: 2 })
-      expect(await renewalOrders(subscriptionId)).toHaveLength(1)
-    })
-
     it("a period that fails and succeeds on retry gets one renewal order; a renewal order is refunded like any hosted card payment", async () => {
       await merchant({ retryFeature: true })
       const { variantId, planId } = await productWithPlan({ title: "Monthly", kind: "monthly" })
@@ -408,6 +346,69 @@ medusaIntegrationTestRunner({
       expect(byCustomer.subscriptions).toHaveLength(2)
       const { data: byOrder } = await api.get(`/admin/orders/${second.first_order_id}/tw-subscriptions`, { headers: admin })
       expect(byOrder.subscriptions.map((s: { id: string }) => s.id)).toEqual([two.subscriptionId])
+    })
+
+    /** Hosted reads (GET) the store made so far, by endpoint, from the sandbox's tally. */
+    async function hostedReads(): Promise<Record<string, number>> {
+      const { apiCalls } = await control(env.sandbox, "GET", "/api-calls?api=hosted")
+      const reads: Record<string, number> = {}
+      for (const { endpoint, calls } of apiCalls as Array<{ endpoint: string; calls: number }>) {
+        if (endpoint.startsWith("GET ")) {
+          reads[endpoint] = (reads[endpoint] ?? 0) + calls
+        }
+      }
+      return reads
+    }
+    const readsSince = (before: Record<string, number>, after: Record<string, number>) =>
+      Object.fromEntries(Object.entries(after).map(([endpoint, calls]) => [endpoint, calls - (before[endpoint] ?? 0)]).filter(([, calls]) => Number(calls) > 0))
+
+    it("a renewal notification costs the subscription's two reads only; a forged one places nothing and reads only the subscription", async () => {
+      const { variantId, planId } = await productWithPlan({ title: "Monthly", kind: "monthly" })
+      const headers = await customer("reads@example.test")
+      const { subscriptionId, session } = await subscribe(headers, variantId, planId)
+      const active = await waitForSubscription(subscriptionId, (s) => s.status === "active" && !!s.first_order_id && !!s.service_subscription_id, "the active subscription")
+      await settle()
+
+      // The period's charge: no GET /transactions/{id}, neither in the payment pipeline nor for the renewal's payment session.
+      const before = await hostedReads()
+      await advanceDays(MONTH)
+      await waitForSubscription(subscriptionId, (s) => s.periods_charged === 2 && !!s.periods[1]?.order_id, "the renewal order")
+      const [renewal] = await waitFor(async () => {
+        const orders = await renewalOrders(subscriptionId)
+        const payments = (orders[0]?.payment_collections as Array<{ payments: Array<{ captured_at: string | null }> }> | undefined)?.[0]?.payments
+        return payments?.[0]?.captured_at ? orders : undefined
+      }, "the renewal order captured")
+      await settle()
+      expect(readsSince(before, await hostedReads())).toEqual({ "GET /order/{orderId}/transactions": 1, "GET /subscriptions/{id}": 1 })
+      const payment = (renewal.payment_collections as Array<{ payments: Array<{ amount: number; data: Record<string, unknown> }> }>)[0].payments[0]
+      expect(Number(payment.amount)).toBe(1200)
+      expect(payment.data).toMatchObject({ status: "charged", customId: session.id, transactionHid: (await detail(subscriptionId)).periods[1].transaction_hid })
+
+      // A forged period of the same subscription (a transaction the service never made): the pipeline leaves it
+      // unread to the subscription workflow, whose fresh read finds nothing new.
+      const forgedId = "F0rgedTransaction0000000001"
+      const forged = {
+        purpose: "charge",
+        id: forgedId,
+        transactionId: forgedId,
+        transactionHid: "P2026999900000001",
+        merchantId: env.sandbox.defaultMerchant.merchantId,
+        orderId: session.id,
+        customId: session.id,
+        action: "subscription",
+        status: "charged",
+        success: true,
+        amount: 1200,
+        currency: "twd",
+        subscriptionId: active.service_subscription_id,
+        period: 3,
+      }
+      const beforeForged = await hostedReads()
+      expect((await api.post(HOOK_PATH, forged)).status).toBe(200)
+      await settle()
+      expect(readsSince(beforeForged, await hostedReads())).toEqual({ "GET /order/{orderId}/transactions": 1, "GET /subscriptions/{id}": 1 })
+      expect(await detail(subscriptionId)).toMatchObject({ periods_charged: 2 })
+      expect(await renewalOrders(subscriptionId)).toHaveLength(1)
     })
   },
 })
