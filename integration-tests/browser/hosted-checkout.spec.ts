@@ -1,28 +1,17 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import type { Browser, BrowserContext, Page } from "playwright-core"
-import { launchChromium } from "../../scripts/chromium"
-import seedDemo from "../../scripts/demo/seed"
-import { freePort } from "../../scripts/postgres"
-import { startStorefront, type StorefrontHandle } from "../../storefront/server"
-import { control, HOOK_PATH, REFUSED_CARD, SUCCESS_CARD, useSandbox, waitFor } from "../helpers/hosted-store"
-import { settle, watchStore } from "../helpers/settle"
+import type { Page } from "playwright-core"
+import { control, REFUSED_CARD, SUCCESS_CARD, useSandbox, waitFor } from "../helpers/hosted-store"
 import { screenshots } from "./screenshots"
 import { checkoutToPayment, chooseInvoice, confirmationPage, fillCart, type InvoiceEntry, pageReady, payOnHostedPage, submitCard } from "./shopper"
+import { reserveStorefront, useStorefrontShopper } from "./storefront-session"
 import { storeTestRunner } from "../helpers/store-runner"
 
 jest.setTimeout(240_000)
 const env = useSandbox()
 
-/** The storefront's port is chosen before the app boots: the provider reads STOREFRONT_URL at start. */
-const storefront: { port: number; url: string } = { port: 0, url: "" }
-beforeAll(async () => {
-  storefront.port = await freePort()
-  storefront.url = `http://127.0.0.1:${storefront.port}`
-  process.env.STOREFRONT_URL = storefront.url
-  // The demo store issues e-invoices (scripts/demo.ts): so does this one, and the sandbox's merchant below.
-  process.env.TW_EINVOICE = "true"
-})
+// The demo store issues e-invoices (scripts/demo.ts): so does this one, and the sandbox's merchant below.
+const storefront = reserveStorefront(() => ({ TW_EINVOICE: "true" }))
 
 /** Waits for the checkout's payment error line to show a message matching `pattern`. */
 const paymentError = (page: Page, pattern: string) =>
@@ -53,62 +42,26 @@ storeTestRunner({
   inApp: true,
   env: {},
   testSuite: ({ api, getContainer }) => {
-    let site: StorefrontHandle
-    let browser: Browser
-    let context: BrowserContext
-    let page: Page
-    let publishableKey: string
-    const pageErrors: string[] = []
-
-    beforeAll(async () => {
-      // Seeded once: the runner snapshots the database after this and restores it before every test.
-      await seedDemo({ container: getContainer(), args: [] })
-      watchStore(getContainer(), env.sandbox)
-      const [key] = await getContainer().resolve(Modules.API_KEY).listApiKeys({ type: "publishable" })
-      publishableKey = key.token
-      await control(env.sandbox, "PATCH", `/merchants/${env.sandbox.defaultMerchant.merchantId}`, { notifyUrl: `${api.defaults.baseURL}${HOOK_PATH}`, einvoiceActive: true })
-      site = await startStorefront({ port: storefront.port, host: "127.0.0.1", backendUrl: api.defaults.baseURL, publishableKey: key.token })
-      expect(site.url).toBe(storefront.url)
-      browser = await launchChromium()
-    })
-
-    afterAll(async () => {
-      await browser?.close()
-      await site?.close()
-    })
-
-    beforeEach(async () => {
-      // A fresh context per scenario: a new shopper with an empty cart (localStorage).
-      context = await browser.newContext({ viewport: { width: 1100, height: 900 } })
-      page = await context.newPage()
-      pageErrors.length = 0
-      page.on("pageerror", (error) => pageErrors.push(error.message))
-    })
-
-    afterEach(async () => {
-      await context?.close()
-      // Every notification delivered and acted on, so none runs into the next test's restored database.
-      await settle()
-    })
+    const shopper = useStorefrontShopper(storefront, { api, getContainer }, env, { merchant: { einvoiceActive: true } })
 
     it("card: a shopper browses, pays on the hosted page, and the confirmation shows the order paid", async () => {
-      const shot = await screenshots(page, "card-success")
-      await fillCart(page, shot, site.url, "Oolong Tea, 150 g", 2)
-      await expect(page.textContent('[data-testid="total-subtotal"]')).resolves.toBe("NT$1,360")
+      const shot = await screenshots(shopper.page, "card-success")
+      await fillCart(shopper.page, shot, shopper.site.url, "Oolong Tea, 150 g", 2)
+      await expect(shopper.page.textContent('[data-testid="total-subtotal"]')).resolves.toBe("NT$1,360")
 
-      await checkoutToPayment(page, shot)
-      await expect(page.textContent('#summary-totals [data-testid="total-total"]')).resolves.toBe("NT$1,460")
-      await payOnHostedPage(page, shot, env.sandbox.checkoutHost, "card")
-      await expect(page.textContent("#amount")).resolves.toContain("TWD 1460")
-      await submitCard(page, shot, SUCCESS_CARD)
+      await checkoutToPayment(shopper.page, shot)
+      await expect(shopper.page.textContent('#summary-totals [data-testid="total-total"]')).resolves.toBe("NT$1,460")
+      await payOnHostedPage(shopper.page, shot, env.sandbox.checkoutHost, "card")
+      await expect(shopper.page.textContent("#amount")).resolves.toContain("TWD 1460")
+      await submitCard(shopper.page, shot, SUCCESS_CARD)
 
-      const orderId = await confirmationPage(page)
+      const orderId = await confirmationPage(shopper.page)
       await shot("confirmation")
-      await expect(page.getAttribute('[data-testid="payment-state"]', "data-state")).resolves.toBe("paid")
-      await expect(page.textContent('[data-testid="payment-state"]')).resolves.toBe("Paid")
-      await expect(page.textContent("#payment-method")).resolves.toContain("Credit card")
-      await expect(page.textContent('#order-totals [data-testid="total-total"]')).resolves.toBe("NT$1,460")
-      await expect(page.textContent("#cart-count")).resolves.toBe("0")
+      await expect(shopper.page.getAttribute('[data-testid="payment-state"]', "data-state")).resolves.toBe("paid")
+      await expect(shopper.page.textContent('[data-testid="payment-state"]')).resolves.toBe("Paid")
+      await expect(shopper.page.textContent("#payment-method")).resolves.toContain("Credit card")
+      await expect(shopper.page.textContent('#order-totals [data-testid="total-total"]')).resolves.toBe("NT$1,460")
+      await expect(shopper.page.textContent("#cart-count")).resolves.toBe("0")
 
       const [payment] = await paymentsOfOrder(getContainer(), orderId)
       expect(Number(payment?.amount)).toBe(1460)
@@ -120,65 +73,65 @@ storeTestRunner({
         expect.objectContaining({ description: "Oolong Tea, 150 g", quantity: 2, unitPrice: 680 }),
         expect.objectContaining({ description: expect.stringMatching(/Home delivery/), quantity: 1, unitPrice: 100 }),
       ])
-      expect(pageErrors).toEqual([])
+      expect(shopper.pageErrors).toEqual([])
     })
 
     const transactionCount = async () => (await control(env.sandbox, "GET", "/transactions")).transactions.length
 
     /** From an empty cart to a paid order with this invoice choice; returns the sandbox's transaction. */
     async function paidWithInvoice(entry: InvoiceEntry, product: string) {
-      const shot = await screenshots(page, `invoice-${entry.kind}`)
-      await fillCart(page, shot, site.url, product, 1)
-      await checkoutToPayment(page, shot)
-      await chooseInvoice(page, entry)
-      const transactionId = await payOnHostedPage(page, shot, env.sandbox.checkoutHost, "card")
-      await submitCard(page, shot, SUCCESS_CARD)
-      const orderId = await confirmationPage(page)
-      await expect(page.getAttribute('[data-testid="payment-state"]', "data-state")).resolves.toBe("paid")
+      const shot = await screenshots(shopper.page, `invoice-${entry.kind}`)
+      await fillCart(shopper.page, shot, shopper.site.url, product, 1)
+      await checkoutToPayment(shopper.page, shot)
+      await chooseInvoice(shopper.page, entry)
+      const transactionId = await payOnHostedPage(shopper.page, shot, env.sandbox.checkoutHost, "card")
+      await submitCard(shopper.page, shot, SUCCESS_CARD)
+      const orderId = await confirmationPage(shopper.page)
+      await expect(shopper.page.getAttribute('[data-testid="payment-state"]', "data-state")).resolves.toBe("paid")
       const [payment] = await paymentsOfOrder(getContainer(), orderId)
       expect(payment?.data).toMatchObject({ transactionId })
       return { tx: await control(env.sandbox, "GET", `/transactions/${transactionId}`), payment: payment! }
     }
 
     it("e-invoice: a wrong check digit and a malformed barcode are refused in the page, naming the field, with nothing created; then a barcode pays", async () => {
-      const shot = await screenshots(page, "invoice-refused")
-      await fillCart(page, shot, site.url, "Bubble Tea Kit", 1)
-      await checkoutToPayment(page, shot)
+      const shot = await screenshots(shopper.page, "invoice-refused")
+      await fillCart(shopper.page, shot, shopper.site.url, "Bubble Tea Kit", 1)
+      await checkoutToPayment(shopper.page, shot)
       const before = await transactionCount()
 
-      await chooseInvoice(page, { kind: "company", taxId: "22099132" })
-      await page.click("#pay")
-      await paymentError(page, "^Company tax id: .*check digit")
-      await expect(page.getAttribute("#invoice-tax-id", "aria-invalid")).resolves.toBe("true")
+      await chooseInvoice(shopper.page, { kind: "company", taxId: "22099132" })
+      await shopper.page.click("#pay")
+      await paymentError(shopper.page, "^Company tax id: .*check digit")
+      await expect(shopper.page.getAttribute("#invoice-tax-id", "aria-invalid")).resolves.toBe("true")
       await shot("wrong-check-digit")
 
-      await chooseInvoice(page, { kind: "barcode", barcode: "/ABC12" })
-      await page.click("#pay")
-      await paymentError(page, "^Mobile barcode: ")
-      await expect(page.getAttribute("#invoice-barcode", "aria-invalid")).resolves.toBe("true")
+      await chooseInvoice(shopper.page, { kind: "barcode", barcode: "/ABC12" })
+      await shopper.page.click("#pay")
+      await paymentError(shopper.page, "^Mobile barcode: ")
+      await expect(shopper.page.getAttribute("#invoice-barcode", "aria-invalid")).resolves.toBe("true")
       await shot("malformed-barcode")
-      expect(page.url()).toBe(`${site.url}/checkout`)
+      expect(shopper.page.url()).toBe(`${shopper.site.url}/checkout`)
       expect(await transactionCount()).toBe(before)
 
       // Corrected (lower case is taken as the upper case the tax app shows): the order is paid with that carrier.
-      await chooseInvoice(page, { kind: "barcode", barcode: "/abc+1.7" })
-      const transactionId = await payOnHostedPage(page, shot, env.sandbox.checkoutHost, "card")
-      await submitCard(page, shot, SUCCESS_CARD)
-      const orderId = await confirmationPage(page)
-      await expect(page.getAttribute('[data-testid="payment-state"]', "data-state")).resolves.toBe("paid")
+      await chooseInvoice(shopper.page, { kind: "barcode", barcode: "/abc+1.7" })
+      const transactionId = await payOnHostedPage(shopper.page, shot, env.sandbox.checkoutHost, "card")
+      await submitCard(shopper.page, shot, SUCCESS_CARD)
+      const orderId = await confirmationPage(shopper.page)
+      await expect(shopper.page.getAttribute('[data-testid="payment-state"]', "data-state")).resolves.toBe("paid")
       const tx = await control(env.sandbox, "GET", `/transactions/${transactionId}`)
       expect(tx.invoiceInfo).toEqual({ invoiceType: "cloud", carrierType: "3J0002", carrierId: "/ABC+1.7" })
       const [payment] = await paymentsOfOrder(getContainer(), orderId)
       expect(payment?.data?.invoice).toEqual(tx.invoiceInfo)
-      expect(pageErrors).toEqual([])
+      expect(shopper.pageErrors).toEqual([])
     })
 
     it("e-invoice: a logged-in customer's choice is kept and filled in at their next checkout", async () => {
-      const shot = await screenshots(page, "invoice-remembered")
-      await page.goto(site.url)
-      await pageReady(page)
+      const shot = await screenshots(shopper.page, "invoice-remembered")
+      await shopper.page.goto(shopper.site.url)
+      await pageReady(shopper.page)
       // A customer account, logged in the way the js-sdk keeps it (its token in localStorage), through the storefront's origin.
-      const customerId = await page.evaluate(async (key) => {
+      const customerId = await shopper.page.evaluate(async (key) => {
         const post = async (path: string, body: unknown, token?: string) => {
           const res = await fetch(path, {
             method: "POST",
@@ -196,7 +149,7 @@ storeTestRunner({
         const { token } = await post("/auth/customer/emailpass", login)
         localStorage.setItem("medusa_auth_token", token)
         return customer.id as string
-      }, publishableKey)
+      }, shopper.publishableKey)
 
       const company = { invoiceType: "company", buyerIdentifier: "10458574", buyerName: "Taipei Tea Co." }
       const { tx } = await paidWithInvoice({ kind: "company", taxId: "10458574", name: "Taipei Tea Co." }, "Oolong Tea, 150 g")
@@ -204,14 +157,14 @@ storeTestRunner({
       const customer = await getContainer().resolve(Modules.CUSTOMER).retrieveCustomer(customerId)
       expect(customer.metadata?.tw_invoice).toEqual(company)
 
-      await fillCart(page, shot, site.url, "Bubble Tea Kit", 1)
-      await checkoutToPayment(page, shot)
-      await page.check("#payment-option-hosted-checkout")
-      await page.waitForFunction(() => (document.querySelector("#invoice-tax-id") as HTMLInputElement | null)?.value === "10458574")
-      await expect(page.isChecked("#invoice-kind-company")).resolves.toBe(true)
-      await expect(page.inputValue("#invoice-company-name")).resolves.toBe("Taipei Tea Co.")
+      await fillCart(shopper.page, shot, shopper.site.url, "Bubble Tea Kit", 1)
+      await checkoutToPayment(shopper.page, shot)
+      await shopper.page.check("#payment-option-hosted-checkout")
+      await shopper.page.waitForFunction(() => (document.querySelector("#invoice-tax-id") as HTMLInputElement | null)?.value === "10458574")
+      await expect(shopper.page.isChecked("#invoice-kind-company")).resolves.toBe(true)
+      await expect(shopper.page.inputValue("#invoice-company-name")).resolves.toBe("Taipei Tea Co.")
       await shot("remembered")
-      expect(pageErrors).toEqual([])
+      expect(shopper.pageErrors).toEqual([])
     })
 
     it.each<[string, InvoiceEntry, Record<string, string>]>([
@@ -222,68 +175,68 @@ storeTestRunner({
       const { tx, payment } = await paidWithInvoice(entry, "Pineapple Cakes, box of 10")
       expect(tx.invoiceInfo).toEqual(expected)
       expect(payment.data?.invoice).toEqual(expected)
-      expect(pageErrors).toEqual([])
+      expect(shopper.pageErrors).toEqual([])
     })
 
     it("declined card: the failure page explains it, and paying again on the same cart succeeds", async () => {
-      const shot = await screenshots(page, "decline-then-retry")
-      await fillCart(page, shot, site.url, "Pineapple Cakes, box of 10", 1)
-      const cartId = await page.evaluate(() => localStorage.getItem("medusa_payment_tw_demo_cart_id"))
-      await checkoutToPayment(page, shot)
-      const first = await payOnHostedPage(page, shot, env.sandbox.checkoutHost, "card")
-      await submitCard(page, shot, REFUSED_CARD)
+      const shot = await screenshots(shopper.page, "decline-then-retry")
+      await fillCart(shopper.page, shot, shopper.site.url, "Pineapple Cakes, box of 10", 1)
+      const cartId = await shopper.page.evaluate(() => localStorage.getItem("medusa_payment_tw_demo_cart_id"))
+      await checkoutToPayment(shopper.page, shot)
+      const first = await payOnHostedPage(shopper.page, shot, env.sandbox.checkoutHost, "card")
+      await submitCard(shopper.page, shot, REFUSED_CARD)
 
-      await page.waitForURL(/\/checkout\/hosted\/failed\?payment_error=T0003$/)
-      await pageReady(page)
+      await shopper.page.waitForURL(/\/checkout\/hosted\/failed\?payment_error=T0003$/)
+      await pageReady(shopper.page)
       await shot("failed")
-      await expect(page.textContent('[data-testid="payment-error-message"]')).resolves.toMatch(/card issuer declined the payment/)
+      await expect(shopper.page.textContent('[data-testid="payment-error-message"]')).resolves.toMatch(/card issuer declined the payment/)
 
-      await page.click("#retry-payment")
-      await page.waitForURL(/\/checkout$/)
-      await pageReady(page)
+      await shopper.page.click("#retry-payment")
+      await shopper.page.waitForURL(/\/checkout$/)
+      await pageReady(shopper.page)
       // Address and delivery are kept: the checkout opens at the payment step.
-      await expect(page.isVisible("#step-payment")).resolves.toBe(true)
-      await expect(page.inputValue("#email")).resolves.toBe("mei.lin@example.test")
-      await expect(page.evaluate(() => localStorage.getItem("medusa_payment_tw_demo_cart_id"))).resolves.toBe(cartId)
+      await expect(shopper.page.isVisible("#step-payment")).resolves.toBe(true)
+      await expect(shopper.page.inputValue("#email")).resolves.toBe("mei.lin@example.test")
+      await expect(shopper.page.evaluate(() => localStorage.getItem("medusa_payment_tw_demo_cart_id"))).resolves.toBe(cartId)
       await shot("retry-checkout")
 
-      const second = await payOnHostedPage(page, shot, env.sandbox.checkoutHost, "card")
+      const second = await payOnHostedPage(shopper.page, shot, env.sandbox.checkoutHost, "card")
       expect(second).not.toBe(first)
-      await submitCard(page, shot, SUCCESS_CARD)
+      await submitCard(shopper.page, shot, SUCCESS_CARD)
 
-      const orderId = await confirmationPage(page)
+      const orderId = await confirmationPage(shopper.page)
       await shot("confirmation")
-      await expect(page.getAttribute('[data-testid="payment-state"]', "data-state")).resolves.toBe("paid")
+      await expect(shopper.page.getAttribute('[data-testid="payment-state"]', "data-state")).resolves.toBe("paid")
       const payments = await paymentsOfOrder(getContainer(), orderId)
       expect(payments).toHaveLength(1)
       expect(payments[0]?.data).toMatchObject({ transactionId: second, status: "charged" })
-      expect(pageErrors).toEqual([])
+      expect(shopper.pageErrors).toEqual([])
     })
 
     it("convenience store: the confirmation shows the code and deadline, then paid once the code is paid", async () => {
-      const shot = await screenshots(page, "cvs")
-      await fillCart(page, shot, site.url, "Bubble Tea Kit", 1)
-      await checkoutToPayment(page, shot)
-      const transactionId = await payOnHostedPage(page, shot, env.sandbox.checkoutHost, "cvs")
+      const shot = await screenshots(shopper.page, "cvs")
+      await fillCart(shopper.page, shot, shopper.site.url, "Bubble Tea Kit", 1)
+      await checkoutToPayment(shopper.page, shot)
+      const transactionId = await payOnHostedPage(shopper.page, shot, env.sandbox.checkoutHost, "cvs")
 
-      await page.check("#method-cvs")
-      await page.selectOption("#cvsName", "FamilyMart")
+      await shopper.page.check("#method-cvs")
+      await shopper.page.selectOption("#cvsName", "FamilyMart")
       await shot("hosted-cvs")
-      await page.click("#submit")
-      await page.waitForSelector("#payment-code")
-      const code = (await page.textContent("#payment-code"))!
-      const deadline = (await page.textContent("#expired-at"))!
+      await shopper.page.click("#submit")
+      await shopper.page.waitForSelector("#payment-code")
+      const code = (await shopper.page.textContent("#payment-code"))!
+      const deadline = (await shopper.page.textContent("#expired-at"))!
       await shot("code-issued")
 
-      await page.click("#continue")
-      const orderId = await confirmationPage(page)
+      await shopper.page.click("#continue")
+      const orderId = await confirmationPage(shopper.page)
       await shot("confirmation-awaiting")
-      await expect(page.getAttribute('[data-testid="payment-state"]', "data-state")).resolves.toBe("awaiting")
-      await expect(page.textContent('[data-testid="payment-state"]')).resolves.toBe("Awaiting payment")
-      await expect(page.textContent('[data-testid="cvs-name"]')).resolves.toBe("FamilyMart")
-      await expect(page.textContent('[data-testid="payment-code"]')).resolves.toBe(code)
-      await expect(page.getAttribute('[data-testid="pay-before"] time', "datetime")).resolves.toBe(deadline)
-      await expect(page.textContent('[data-testid="pay-before"]')).resolves.toMatch(/Taipei time/)
+      await expect(shopper.page.getAttribute('[data-testid="payment-state"]', "data-state")).resolves.toBe("awaiting")
+      await expect(shopper.page.textContent('[data-testid="payment-state"]')).resolves.toBe("Awaiting payment")
+      await expect(shopper.page.textContent('[data-testid="cvs-name"]')).resolves.toBe("FamilyMart")
+      await expect(shopper.page.textContent('[data-testid="payment-code"]')).resolves.toBe(code)
+      await expect(shopper.page.getAttribute('[data-testid="pay-before"] time', "datetime")).resolves.toBe(deadline)
+      await expect(shopper.page.textContent('[data-testid="pay-before"]')).resolves.toMatch(/Taipei time/)
       expect(await paymentsOfOrder(getContainer(), orderId)).toHaveLength(0)
 
       // The shopper pays at the counter; the sandbox notifies the store, which captures after its 5 s delay.
@@ -293,14 +246,14 @@ storeTestRunner({
         "the notification to capture the payment",
         60_000
       )
-      const reloaded = page.waitForEvent("load")
-      await page.click("#reload-order")
+      const reloaded = shopper.page.waitForEvent("load")
+      await shopper.page.click("#reload-order")
       await reloaded
-      await pageReady(page)
-      await expect(page.getAttribute('[data-testid="payment-state"]', "data-state")).resolves.toBe("paid")
-      await expect(page.isVisible('[data-testid="payment-instructions"]')).resolves.toBe(false)
+      await pageReady(shopper.page)
+      await expect(shopper.page.getAttribute('[data-testid="payment-state"]', "data-state")).resolves.toBe("paid")
+      await expect(shopper.page.isVisible('[data-testid="payment-instructions"]')).resolves.toBe(false)
       await shot("confirmation-paid")
-      expect(pageErrors).toEqual([])
+      expect(shopper.pageErrors).toEqual([])
     })
   },
 })

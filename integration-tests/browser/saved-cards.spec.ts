@@ -1,12 +1,8 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import type { Browser, BrowserContext, Page } from "playwright-core"
-import { launchChromium } from "../../scripts/chromium"
-import seedDemo from "../../scripts/demo/seed"
-import { freePort } from "../../scripts/postgres"
-import { startStorefront, type StorefrontHandle } from "../../storefront/server"
-import { adminToken, control, HOOK_PATH, SUCCESS_CARD, useSandbox, waitFor } from "../helpers/hosted-store"
-import { settle, watchStore } from "../helpers/settle"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { adminToken, control, SUCCESS_CARD, useSandbox, waitFor } from "../helpers/hosted-store"
+import { settle } from "../helpers/settle"
+import { reserveStorefront, useStorefrontShopper } from "./storefront-session"
 import { storeTestRunner } from "../helpers/store-runner"
 import { screenshots, type Shot } from "./screenshots"
 import { addressAndDelivery, checkoutToPayment, confirmationPage, fillCart, pageReady, payOnHostedPage, registerAccount, SHOPPER, submitCard } from "./shopper"
@@ -14,15 +10,8 @@ import { addressAndDelivery, checkoutToPayment, confirmationPage, fillCart, page
 jest.setTimeout(300_000)
 const env = useSandbox()
 
-/** The storefront's port is chosen before the app boots: the provider reads STOREFRONT_URL at start. */
-const storefront: { port: number; url: string } = { port: 0, url: "" }
-beforeAll(async () => {
-  storefront.port = await freePort()
-  storefront.url = `http://127.0.0.1:${storefront.port}`
-  process.env.STOREFRONT_URL = storefront.url
-  // As in the demo store (scripts/demo.ts): payments are invoiced.
-  process.env.TW_EINVOICE = "true"
-})
+// As in the demo store (scripts/demo.ts): payments are invoiced.
+const storefront = reserveStorefront(() => ({ TW_EINVOICE: "true" }))
 
 /** Binds; every later charge of its token fails (T0001). */
 const FAILING_CHARGES_CARD = "4000000000010019"
@@ -52,71 +41,48 @@ storeTestRunner({
   inApp: true,
   env: {},
   testSuite: ({ api, getContainer }) => {
-    let site: StorefrontHandle
-    let browser: Browser
-    let context: BrowserContext
-    let page: Page
-    const pageErrors: string[] = []
-
-    beforeAll(async () => {
-      // Seeded once: the runner snapshots the database after this and restores it before every test.
-      await seedDemo({ container: getContainer(), args: [] })
-      watchStore(getContainer(), env.sandbox)
-      const [key] = await getContainer().resolve(Modules.API_KEY).listApiKeys({ type: "publishable" })
-      await control(env.sandbox, "PATCH", `/merchants/${env.sandbox.defaultMerchant.merchantId}`, { notifyUrl: `${api.defaults.baseURL}${HOOK_PATH}`, einvoiceActive: true })
-      site = await startStorefront({ port: storefront.port, host: "127.0.0.1", backendUrl: api.defaults.baseURL, publishableKey: key.token })
-      browser = await launchChromium()
-    })
-
-    afterAll(async () => {
-      await browser?.close()
-      await site?.close()
-    })
-
-    beforeEach(async () => {
-      context = await browser.newContext({ viewport: { width: 1100, height: 900 } })
-      page = await context.newPage()
-      pageErrors.length = 0
-      page.on("pageerror", (error) => pageErrors.push(error.message))
-    })
-
-    afterEach(async () => {
-      await context?.close()
-      await settle()
-    })
+    const shopper = useStorefrontShopper(storefront, { api, getContainer }, env, { merchant: { einvoiceActive: true } })
 
     let accounts = 0
     async function newCustomer(shot: Shot) {
-      await page.goto(`${site.url}/account`)
-      await registerAccount(page, shot, { email: `card${++accounts}-${SHOPPER.email}`, password: "saved-card-pass-1", first_name: SHOPPER.first_name, last_name: SHOPPER.last_name })
+      await shopper.page.goto(`${shopper.site.url}/account`)
+      await registerAccount(shopper.page, shot, { email: `card${++accounts}-${SHOPPER.email}`, password: "saved-card-pass-1", first_name: SHOPPER.first_name, last_name: SHOPPER.last_name })
     }
 
     /** "Add a card" in the account page, the service's binding page, back to the account: the card listed, ready to pay. */
     async function saveCard(shot: Shot, number: string, last4: string) {
-      await page.goto(`${site.url}/account`)
-      await pageReady(page)
-      await page.locator('[data-testid="no-saved-cards"]').waitFor()
+      await shopper.page.goto(`${shopper.site.url}/account`)
+      await pageReady(shopper.page)
+      await shopper.page.locator('[data-testid="no-saved-cards"]').waitFor()
       await shot("account-no-cards")
-      await page.click("#add-card")
-      await page.waitForURL((url) => url.href.startsWith(`${env.sandbox.checkoutHost}/checkout/subscription/create/`))
-      await page.waitForSelector("#payment-form")
-      await expect(page.textContent("#title")).resolves.toBe("Save your card")
+      await shopper.page.click("#add-card")
+      await shopper.page.waitForURL((url) => url.href.startsWith(`${env.sandbox.checkoutHost}/checkout/subscription/create/`))
+      await shopper.page.waitForSelector("#payment-form")
+      await expect(shopper.page.textContent("#title")).resolves.toBe("Save your card")
       await shot("binding-page")
-      await submitCard(page, shot, number)
-      await page.waitForURL(`${site.url}/account`)
-      await pageReady(page)
-      const row = page.locator('[data-testid="saved-card-row"][data-status="active"]')
+      await submitCard(shopper.page, shot, number)
+      await shopper.page.waitForURL(`${shopper.site.url}/account`)
+      await pageReady(shopper.page)
+      const row = shopper.page.locator('[data-testid="saved-card-row"][data-status="active"]')
       await row.waitFor()
       await expect(row.locator('[data-testid="saved-card-name"]').textContent()).resolves.toBe(`•••• ${last4}`)
       await expect(row.locator('[data-testid="saved-card-status"]').textContent()).resolves.toBe("Ready to pay")
       await shot("account-card-saved")
     }
 
+    /** A cart of one `product`, taken to the checkout's payment step; returns the cart's id. */
+    async function cartAtPayment(shot: Shot, product: string): Promise<string> {
+      await fillCart(shopper.page, shot, shopper.site.url, product, 1)
+      const cartId = await shopper.page.evaluate(() => localStorage.getItem("medusa_payment_tw_demo_cart_id"))
+      await checkoutToPayment(shopper.page, shot)
+      return cartId!
+    }
+
     /** Every page address the tab shows from now on (the shopper must never be sent to the service). */
     function addresses(): string[] {
       const seen: string[] = []
-      page.on("framenavigated", (frame) => {
-        if (frame === page.mainFrame()) {
+      shopper.page.on("framenavigated", (frame) => {
+        if (frame === shopper.page.mainFrame()) {
           seen.push(frame.url())
         }
       })
@@ -124,86 +90,82 @@ storeTestRunner({
     }
 
     it("saves a card in the account page, then pays with it at checkout without leaving the store: one captured order", async () => {
-      const shot = await screenshots(page, "saved-card-payment")
+      const shot = await screenshots(shopper.page, "saved-card-payment")
       await newCustomer(shot)
       await saveCard(shot, SUCCESS_CARD, "4242")
 
-      await fillCart(page, shot, site.url, "Oolong Tea", 1)
-      const cartId = await page.evaluate(() => localStorage.getItem("medusa_payment_tw_demo_cart_id"))
-      await checkoutToPayment(page, shot)
+      const cartId = await cartAtPayment(shot, "Oolong Tea")
       // A customer with a card: the saved card comes first and is chosen.
-      await expect(page.isChecked("#payment-option-saved-card")).resolves.toBe(true)
-      await page.locator('[data-testid="saved-card-choice"]').waitFor()
-      await expect(page.locator('[data-testid="saved-card-choice"]').allTextContents()).resolves.toEqual(["•••• 4242"])
+      await expect(shopper.page.isChecked("#payment-option-saved-card")).resolves.toBe(true)
+      await shopper.page.locator('[data-testid="saved-card-choice"]').waitFor()
+      await expect(shopper.page.locator('[data-testid="saved-card-choice"]').allTextContents()).resolves.toEqual(["•••• 4242"])
       await shot("saved-card-choice")
       const seen = addresses()
-      await page.click("#pay")
+      await shopper.page.click("#pay")
 
-      const orderId = await confirmationPage(page)
+      const orderId = await confirmationPage(shopper.page)
       await shot("order")
-      await expect(page.getAttribute('[data-testid="payment-state"]', "data-state")).resolves.toBe("paid")
-      expect(seen.filter((url) => !url.startsWith(site.url))).toEqual([])
-      const order = await orderOfCart(getContainer(), cartId!)
+      await expect(shopper.page.getAttribute('[data-testid="payment-state"]', "data-state")).resolves.toBe("paid")
+      expect(seen.filter((url) => !url.startsWith(shopper.site.url))).toEqual([])
+      const order = await orderOfCart(getContainer(), cartId)
       expect(order?.id).toBe(orderId)
       const payments = order!.payment_collections.flatMap((c) => c.payments)
       expect(payments).toHaveLength(1)
       expect(payments[0].captured_at).toBeTruthy()
       expect(payments[0].data).toMatchObject({ savedCard: { last4: "4242" }, status: "charged" })
-      expect(pageErrors).toEqual([])
+      expect(shopper.pageErrors).toEqual([])
     })
 
     it("a card that binds but whose charges fail: a clear decline at checkout, no order, and the cart is paid another way", async () => {
-      const shot = await screenshots(page, "saved-card-declined")
+      const shot = await screenshots(shopper.page, "saved-card-declined")
       await newCustomer(shot)
       await saveCard(shot, FAILING_CHARGES_CARD, "0019")
 
-      await fillCart(page, shot, site.url, "Pineapple Cakes", 1)
-      const cartId = await page.evaluate(() => localStorage.getItem("medusa_payment_tw_demo_cart_id"))
-      await checkoutToPayment(page, shot)
-      await page.locator('[data-testid="saved-card-choice"]').waitFor()
-      await page.click("#pay")
-      await page.locator("#payment-error:not([hidden])").waitFor()
-      await expect(page.textContent("#payment-error")).resolves.toMatch(/^Your card •••• 0019 was declined \(T0001: .*\)\. Nothing was charged: pay with another card or another payment method\.$/)
+      const cartId = await cartAtPayment(shot, "Pineapple Cakes")
+      await shopper.page.locator('[data-testid="saved-card-choice"]').waitFor()
+      await shopper.page.click("#pay")
+      await shopper.page.locator("#payment-error:not([hidden])").waitFor()
+      await expect(shopper.page.textContent("#payment-error")).resolves.toMatch(/^Your card •••• 0019 was declined \(T0001: .*\)\. Nothing was charged: pay with another card or another payment method\.$/)
       await shot("declined")
-      expect(new URL(page.url()).pathname).toBe("/checkout")
-      expect(await orderOfCart(getContainer(), cartId!)).toBeUndefined()
-      await expect(page.isEnabled("#pay")).resolves.toBe(true)
+      expect(new URL(shopper.page.url()).pathname).toBe("/checkout")
+      expect(await orderOfCart(getContainer(), cartId)).toBeUndefined()
+      await expect(shopper.page.isEnabled("#pay")).resolves.toBe(true)
 
       // The same cart, on the hosted page by card.
-      await payOnHostedPage(page, shot, env.sandbox.checkoutHost, "card")
-      await submitCard(page, shot, SUCCESS_CARD)
-      await confirmationPage(page)
-      await expect(page.getAttribute('[data-testid="payment-state"]', "data-state")).resolves.toBe("paid")
+      await payOnHostedPage(shopper.page, shot, env.sandbox.checkoutHost, "card")
+      await submitCard(shopper.page, shot, SUCCESS_CARD)
+      await confirmationPage(shopper.page)
+      await expect(shopper.page.getAttribute('[data-testid="payment-state"]', "data-state")).resolves.toBe("paid")
       await shot("paid-another-way")
-      const order = await orderOfCart(getContainer(), cartId!)
+      const order = await orderOfCart(getContainer(), cartId)
       expect(order!.payment_collections.flatMap((c) => c.payments)).toHaveLength(1)
-      expect(pageErrors).toEqual([])
+      expect(shopper.pageErrors).toEqual([])
     })
 
     it("subscribes with a saved card: the first period's order at once, a renewal order after the service's clock moves a month", async () => {
-      const shot = await screenshots(page, "saved-card-subscription")
+      const shot = await screenshots(shopper.page, "saved-card-subscription")
       const admin = await adminToken(api, getContainer())
       await newCustomer(shot)
       await saveCard(shot, SUCCESS_CARD, "4242")
 
-      await page.goto(`${site.url}/products/${PLAN_PRODUCT}`)
-      await pageReady(page)
-      await page.click("#subscribe")
-      await page.waitForURL(/\/checkout$/)
-      await pageReady(page)
-      await addressAndDelivery(page, shot)
-      await page.locator("#payment-option-saved-card-subscription").waitFor()
-      await page.check("#payment-option-saved-card-subscription")
-      await page.locator('[data-testid="saved-card-choice"]').waitFor()
+      await shopper.page.goto(`${shopper.site.url}/products/${PLAN_PRODUCT}`)
+      await pageReady(shopper.page)
+      await shopper.page.click("#subscribe")
+      await shopper.page.waitForURL(/\/checkout$/)
+      await pageReady(shopper.page)
+      await addressAndDelivery(shopper.page, shot)
+      await shopper.page.locator("#payment-option-saved-card-subscription").waitFor()
+      await shopper.page.check("#payment-option-saved-card-subscription")
+      await shopper.page.locator('[data-testid="saved-card-choice"]').waitFor()
       await shot("subscription-saved-card")
       const seen = addresses()
-      await page.click("#pay")
+      await shopper.page.click("#pay")
 
-      const firstOrderId = await confirmationPage(page)
+      const firstOrderId = await confirmationPage(shopper.page)
       await shot("first-order")
-      expect(seen.filter((url) => !url.startsWith(site.url))).toEqual([])
-      await expect(page.getAttribute('[data-testid="payment-state"]', "data-state")).resolves.toBe("paid")
-      await expect(page.textContent('[data-testid="order-subscription"]')).resolves.toMatch(/starts your subscription/)
+      expect(seen.filter((url) => !url.startsWith(shopper.site.url))).toEqual([])
+      await expect(shopper.page.getAttribute('[data-testid="payment-state"]', "data-state")).resolves.toBe("paid")
+      await expect(shopper.page.textContent('[data-testid="order-subscription"]')).resolves.toMatch(/starts your subscription/)
 
       const { data: listed } = await api.get("/admin/tw-subscriptions", { headers: admin })
       const subscriptionId: string = listed.subscriptions[0].id
@@ -219,12 +181,12 @@ storeTestRunner({
       }, "the renewal order")
 
       // The customer's subscription page shows both periods with their orders.
-      await page.goto(`${site.url}/account/subscriptions/${subscriptionId}`)
-      await pageReady(page)
-      await expect(page.locator('[data-testid="period-row"][data-status="paid"]').count()).resolves.toBe(2)
-      await expect(page.locator('[data-testid="renewal-order-link"]').count()).resolves.toBe(1)
+      await shopper.page.goto(`${shopper.site.url}/account/subscriptions/${subscriptionId}`)
+      await pageReady(shopper.page)
+      await expect(shopper.page.locator('[data-testid="period-row"][data-status="paid"]').count()).resolves.toBe(2)
+      await expect(shopper.page.locator('[data-testid="renewal-order-link"]').count()).resolves.toBe(1)
       await shot("renewal")
-      expect(pageErrors).toEqual([])
+      expect(shopper.pageErrors).toEqual([])
     })
   },
 })

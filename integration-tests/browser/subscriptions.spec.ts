@@ -1,13 +1,9 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import type { Browser, BrowserContext, Page } from "playwright-core"
-import { launchChromium } from "../../scripts/chromium"
-import seedDemo from "../../scripts/demo/seed"
-import { freePort } from "../../scripts/postgres"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import reconcileTwSubscriptions from "../../src/jobs/reconcile-tw-subscriptions"
-import { startStorefront, type StorefrontHandle } from "../../storefront/server"
-import { adminToken, control, HOOK_PATH, SUCCESS_CARD, useSandbox, waitFor } from "../helpers/hosted-store"
-import { settle, watchStore } from "../helpers/settle"
+import { adminToken, control, SUCCESS_CARD, useSandbox, waitFor } from "../helpers/hosted-store"
+import { settle } from "../helpers/settle"
+import { reserveStorefront, useStorefrontShopper } from "./storefront-session"
 import { storeTestRunner } from "../helpers/store-runner"
 import { screenshots } from "./screenshots"
 import { addressAndDelivery, confirmationPage, pageReady, registerAccount, SHOPPER, submitCard } from "./shopper"
@@ -15,15 +11,8 @@ import { addressAndDelivery, confirmationPage, pageReady, registerAccount, SHOPP
 jest.setTimeout(300_000)
 const env = useSandbox()
 
-/** The storefront's port is chosen before the app boots: the provider reads STOREFRONT_URL at start. */
-const storefront: { port: number; url: string } = { port: 0, url: "" }
-beforeAll(async () => {
-  storefront.port = await freePort()
-  storefront.url = `http://127.0.0.1:${storefront.port}`
-  process.env.STOREFRONT_URL = storefront.url
-  // As in the demo store (scripts/demo.ts): every period is invoiced on the shopper's choice.
-  process.env.TW_EINVOICE = "true"
-})
+// As in the demo store (scripts/demo.ts): every period is invoiced on the shopper's choice.
+const storefront = reserveStorefront(() => ({ TW_EINVOICE: "true" }))
 
 const DAY = 24 * 3600
 /** Days that always pass a month's due time (the same day next month, 09:00 Taipei), from any time of day. */
@@ -67,39 +56,7 @@ storeTestRunner({
   inApp: true,
   env: {},
   testSuite: ({ api, getContainer }) => {
-    let site: StorefrontHandle
-    let browser: Browser
-    let context: BrowserContext
-    let page: Page
-    const pageErrors: string[] = []
-
-    beforeAll(async () => {
-      // Seeded once: the runner snapshots the database after this and restores it before every test.
-      await seedDemo({ container: getContainer(), args: [] })
-      watchStore(getContainer(), env.sandbox)
-      const [key] = await getContainer().resolve(Modules.API_KEY).listApiKeys({ type: "publishable" })
-      await control(env.sandbox, "PATCH", `/merchants/${env.sandbox.defaultMerchant.merchantId}`, { notifyUrl: `${api.defaults.baseURL}${HOOK_PATH}`, einvoiceActive: true })
-      site = await startStorefront({ port: storefront.port, host: "127.0.0.1", backendUrl: api.defaults.baseURL, publishableKey: key.token })
-      expect(site.url).toBe(storefront.url)
-      browser = await launchChromium()
-    })
-
-    afterAll(async () => {
-      await browser?.close()
-      await site?.close()
-    })
-
-    beforeEach(async () => {
-      context = await browser.newContext({ viewport: { width: 1100, height: 900 } })
-      page = await context.newPage()
-      pageErrors.length = 0
-      page.on("pageerror", (error) => pageErrors.push(error.message))
-    })
-
-    afterEach(async () => {
-      await context?.close()
-      await settle()
-    })
+    const shopper = useStorefrontShopper(storefront, { api, getContainer }, env, { merchant: { einvoiceActive: true } })
 
     const advanceDays = async (days: number) => {
       await control(env.sandbox, "POST", "/clock/advance", { seconds: days * DAY })
@@ -107,61 +64,61 @@ storeTestRunner({
     }
 
     it("monthly: a customer subscribes on the product page and pays on the recurring page; 3 months on, 3 captured renewal orders, seen and cancelled in the account; the admin sees it cancelled and no 4th order comes", async () => {
-      const shot = await screenshots(page, "subscription-monthly")
+      const shot = await screenshots(shopper.page, "subscription-monthly")
       const admin = await adminToken(api, getContainer())
       const adminDetail = async (id: string): Promise<SubscriptionView> => (await api.get(`/admin/tw-subscriptions/${id}`, { headers: admin })).data.subscription
 
       // The product page offers the seeded plan; a guest is asked to log in first.
-      await page.goto(`${site.url}/products/${PLAN_PRODUCT}`)
-      await pageReady(page)
-      await expect(page.isVisible('[data-testid="subscription-offer"]')).resolves.toBe(true)
-      await expect(page.textContent('[data-testid="plan-title"]')).resolves.toBe("Monthly tea box")
-      await expect(page.textContent('[data-testid="plan-terms"]')).resolves.toContain("NT$900 every month, 12 months")
+      await shopper.page.goto(`${shopper.site.url}/products/${PLAN_PRODUCT}`)
+      await pageReady(shopper.page)
+      await expect(shopper.page.isVisible('[data-testid="subscription-offer"]')).resolves.toBe(true)
+      await expect(shopper.page.textContent('[data-testid="plan-title"]')).resolves.toBe("Monthly tea box")
+      await expect(shopper.page.textContent('[data-testid="plan-terms"]')).resolves.toContain("NT$900 every month, 12 months")
       await shot("product-with-plan")
-      await page.click("#subscribe")
-      await page.locator("#subscribe-login").click()
-      await registerAccount(page, shot, { email: SHOPPER.email, password: "tea-every-month-1", first_name: SHOPPER.first_name, last_name: SHOPPER.last_name })
-      expect(page.url()).toBe(`${site.url}/products/${PLAN_PRODUCT}`)
+      await shopper.page.click("#subscribe")
+      await shopper.page.locator("#subscribe-login").click()
+      await registerAccount(shopper.page, shot, { email: SHOPPER.email, password: "tea-every-month-1", first_name: SHOPPER.first_name, last_name: SHOPPER.last_name })
+      expect(shopper.page.url()).toBe(`${shopper.site.url}/products/${PLAN_PRODUCT}`)
 
       // Logged in: the variant alone in a subscription cart, straight to the checkout.
-      await page.click("#subscribe")
-      await page.waitForURL(/\/checkout$/)
-      await pageReady(page)
-      await expect(page.inputValue("#email")).resolves.toBe(SHOPPER.email)
-      const cartId = await page.evaluate(() => localStorage.getItem("medusa_payment_tw_demo_cart_id"))
+      await shopper.page.click("#subscribe")
+      await shopper.page.waitForURL(/\/checkout$/)
+      await pageReady(shopper.page)
+      await expect(shopper.page.inputValue("#email")).resolves.toBe(SHOPPER.email)
+      const cartId = await shopper.page.evaluate(() => localStorage.getItem("medusa_payment_tw_demo_cart_id"))
 
       // Anything else is refused with a clear message while the cart holds the subscription.
-      await page.goto(`${site.url}/products/oolong-tea`)
-      await pageReady(page)
-      await page.click("#add-to-cart")
-      await page.waitForFunction(() => /holds a subscription/.test(document.querySelector("#add-to-cart-status")?.textContent ?? ""))
-      await expect(page.getAttribute("#add-to-cart-status", "class")).resolves.toContain("error")
+      await shopper.page.goto(`${shopper.site.url}/products/oolong-tea`)
+      await pageReady(shopper.page)
+      await shopper.page.click("#add-to-cart")
+      await shopper.page.waitForFunction(() => /holds a subscription/.test(document.querySelector("#add-to-cart-status")?.textContent ?? ""))
+      await expect(shopper.page.getAttribute("#add-to-cart-status", "class")).resolves.toContain("error")
       await shot("other-item-refused")
-      await page.goto(`${site.url}/checkout`)
-      await pageReady(page)
+      await shopper.page.goto(`${shopper.site.url}/checkout`)
+      await pageReady(shopper.page)
 
-      await addressAndDelivery(page, shot)
-      await page.locator("#payment-option-subscription").waitFor()
-      await expect(page.locator('#payment-options input[name="payment_option"]').count()).resolves.toBe(1)
-      await page.waitForFunction(() => /Monthly tea box/.test(document.querySelector("#subscription-terms")?.textContent ?? ""))
-      await expect(page.textContent("#subscription-terms")).resolves.toContain("NT$1,000 every month, 12 months")
-      await expect(page.isEnabled("#pay")).resolves.toBe(true)
+      await addressAndDelivery(shopper.page, shot)
+      await shopper.page.locator("#payment-option-subscription").waitFor()
+      await expect(shopper.page.locator('#payment-options input[name="payment_option"]').count()).resolves.toBe(1)
+      await shopper.page.waitForFunction(() => /Monthly tea box/.test(document.querySelector("#subscription-terms")?.textContent ?? ""))
+      await expect(shopper.page.textContent("#subscription-terms")).resolves.toContain("NT$1,000 every month, 12 months")
+      await expect(shopper.page.isEnabled("#pay")).resolves.toBe(true)
       await shot("subscription-payment-step")
-      await page.click("#pay")
+      await shopper.page.click("#pay")
 
       // The service's recurring page: the first month, by card.
-      await page.waitForURL((url) => url.href.startsWith(`${env.sandbox.checkoutHost}/checkout/subscription/`))
-      await page.waitForSelector("#payment-form")
-      await expect(page.textContent("#title")).resolves.toBe("Recurring payment")
-      await expect(page.textContent("#amount")).resolves.toContain(`TWD ${PERIOD_AMOUNT}`)
+      await shopper.page.waitForURL((url) => url.href.startsWith(`${env.sandbox.checkoutHost}/checkout/subscription/`))
+      await shopper.page.waitForSelector("#payment-form")
+      await expect(shopper.page.textContent("#title")).resolves.toBe("Recurring payment")
+      await expect(shopper.page.textContent("#amount")).resolves.toContain(`TWD ${PERIOD_AMOUNT}`)
       await shot("recurring-page")
-      await submitCard(page, shot, SUCCESS_CARD)
+      await submitCard(shopper.page, shot, SUCCESS_CARD)
 
-      const firstOrderId = await confirmationPage(page)
+      const firstOrderId = await confirmationPage(shopper.page)
       await shot("first-order")
-      await expect(page.getAttribute('[data-testid="payment-state"]', "data-state")).resolves.toBe("paid")
-      await expect(page.textContent('[data-testid="order-subscription"]')).resolves.toMatch(/starts your subscription/)
-      await expect(page.textContent('#order-totals [data-testid="total-total"]')).resolves.toBe("NT$1,000")
+      await expect(shopper.page.getAttribute('[data-testid="payment-state"]', "data-state")).resolves.toBe("paid")
+      await expect(shopper.page.textContent('[data-testid="order-subscription"]')).resolves.toMatch(/starts your subscription/)
+      await expect(shopper.page.textContent('#order-totals [data-testid="total-total"]')).resolves.toBe("NT$1,000")
 
       const { data: listed } = await api.get("/admin/tw-subscriptions", { headers: admin })
       expect(listed.subscriptions).toHaveLength(1)
@@ -196,9 +153,9 @@ storeTestRunner({
       const renewalIds = renewals.map((order) => order.id).sort()
 
       // The customer's account: the subscription, then its periods with their orders.
-      await page.goto(`${site.url}/account`)
-      await pageReady(page)
-      const row = page.locator('[data-testid="subscription-row"]')
+      await shopper.page.goto(`${shopper.site.url}/account`)
+      await pageReady(shopper.page)
+      const row = shopper.page.locator('[data-testid="subscription-row"]')
       await row.waitFor()
       await expect(row.count()).resolves.toBe(1)
       await expect(row.getAttribute("data-status")).resolves.toBe("active")
@@ -210,41 +167,41 @@ storeTestRunner({
       await shot("account-subscriptions")
 
       await row.locator('[data-testid="subscription-link"]').click()
-      await page.waitForURL(new RegExp(`/account/subscriptions/${subscriptionId}$`))
-      await pageReady(page)
-      await expect(page.locator('[data-testid="period-row"]').count()).resolves.toBe(4)
-      await expect(page.locator('[data-testid="period-row"][data-status="paid"]').count()).resolves.toBe(4)
-      await expect(page.getAttribute('[data-testid="first-order-link"]', "data-order-id")).resolves.toBe(firstOrderId)
-      const shownRenewals = await page.locator('[data-testid="renewal-order-link"]').evaluateAll((links) => links.map((link) => link.getAttribute("data-order-id")))
+      await shopper.page.waitForURL(new RegExp(`/account/subscriptions/${subscriptionId}$`))
+      await pageReady(shopper.page)
+      await expect(shopper.page.locator('[data-testid="period-row"]').count()).resolves.toBe(4)
+      await expect(shopper.page.locator('[data-testid="period-row"][data-status="paid"]').count()).resolves.toBe(4)
+      await expect(shopper.page.getAttribute('[data-testid="first-order-link"]', "data-order-id")).resolves.toBe(firstOrderId)
+      const shownRenewals = await shopper.page.locator('[data-testid="renewal-order-link"]').evaluateAll((links) => links.map((link) => link.getAttribute("data-order-id")))
       expect([...shownRenewals].sort()).toEqual(renewalIds)
-      for (const transaction of await page.locator('[data-testid="period-transaction"]').allTextContents()) {
+      for (const transaction of await shopper.page.locator('[data-testid="period-transaction"]').allTextContents()) {
         expect(transaction).toMatch(/^P/)
       }
       await shot("subscription-detail")
 
       // A renewal order's own page says what it is.
-      await page.locator('[data-testid="renewal-order-link"]').first().click()
-      await page.waitForURL(/\/orders\/order_/)
-      await pageReady(page)
-      await expect(page.textContent("#order-title")).resolves.toBe("Your renewal order")
-      await expect(page.getAttribute('[data-testid="payment-state"]', "data-state")).resolves.toBe("paid")
+      await shopper.page.locator('[data-testid="renewal-order-link"]').first().click()
+      await shopper.page.waitForURL(/\/orders\/order_/)
+      await pageReady(shopper.page)
+      await expect(shopper.page.textContent("#order-title")).resolves.toBe("Your renewal order")
+      await expect(shopper.page.getAttribute('[data-testid="payment-state"]', "data-state")).resolves.toBe("paid")
       await shot("renewal-order")
-      await page.goBack()
-      await pageReady(page)
+      await shopper.page.goBack()
+      await pageReady(shopper.page)
 
       // A second tab, still showing the active subscription, tries to cancel after the first did: the refusal is shown.
-      const stale = await context.newPage()
-      stale.on("pageerror", (error) => pageErrors.push(error.message))
-      await stale.goto(page.url())
+      const stale = await shopper.page.context().newPage()
+      stale.on("pageerror", (error) => shopper.pageErrors.push(error.message))
+      await stale.goto(shopper.page.url())
       await pageReady(stale)
 
-      await page.fill("#cancel-reason", "Moving abroad")
+      await shopper.page.fill("#cancel-reason", "Moving abroad")
       await shot("cancel")
-      await page.click("#cancel-subscription")
-      await page.locator('[data-testid="cancel-done"]').waitFor()
-      await expect(page.getAttribute('[data-testid="subscription-state"]', "data-state")).resolves.toBe("cancelled")
-      await expect(page.isVisible("#cancel-section")).resolves.toBe(false)
-      await expect(page.textContent('[data-testid="cancel-reason"]')).resolves.toBe("Moving abroad")
+      await shopper.page.click("#cancel-subscription")
+      await shopper.page.locator('[data-testid="cancel-done"]').waitFor()
+      await expect(shopper.page.getAttribute('[data-testid="subscription-state"]', "data-state")).resolves.toBe("cancelled")
+      await expect(shopper.page.isVisible("#cancel-section")).resolves.toBe(false)
+      await expect(shopper.page.textContent('[data-testid="cancel-reason"]')).resolves.toBe("Moving abroad")
       await shot("cancelled")
 
       await stale.click("#cancel-subscription")
@@ -264,7 +221,7 @@ storeTestRunner({
       await settle()
       expect((await ordersOfSubscription(getContainer(), subscriptionId)).filter(isRenewal)).toHaveLength(3)
       expect(await adminDetail(subscriptionId)).toMatchObject({ status: "cancelled", periods_charged: 4 })
-      expect(pageErrors).toEqual([])
+      expect(shopper.pageErrors).toEqual([])
     })
   },
 })
