@@ -21,6 +21,7 @@ import {
   useSandbox,
   waitFor,
 } from "../helpers/hosted-store"
+import { keepAnswersAndLogs } from "../helpers/answers-and-logs"
 import { storeTestRunner } from "../helpers/store-runner"
 
 jest.setTimeout(240_000)
@@ -59,42 +60,18 @@ storeTestRunner({
   testSuite: ({ api, getContainer }) => {
     let store: Store
     let admin: Headers
-    const answers: string[] = []
-    const lines: string[] = []
-    let spies: jest.SpyInstance[] = []
-
-    beforeAll(() => {
-      api.interceptors.response.use(
-        (res: { data: unknown }) => {
-          answers.push(JSON.stringify(res.data))
-          return res
-        },
-        (error: { config?: { method?: string; url?: string }; response?: { status: number; data: unknown } }) => {
-          answers.push(JSON.stringify(error.response?.data ?? null))
-          return Promise.reject(
-            Object.assign(new Error(`${error.config?.method} ${error.config?.url}: ${error.response?.status} ${JSON.stringify(error.response?.data)}`), {
-              response: { status: error.response?.status, data: error.response?.data },
-            })
-          )
-        }
-      )
-    })
+    const { answers, lines, watchLogs, unwatchLogs } = keepAnswersAndLogs(api, getContainer)
     beforeEach(async () => {
       store = await seedStore(getContainer(), env.sandbox, api.defaults.baseURL)
       admin = await adminToken(api, getContainer())
-      const logger = getContainer().resolve(ContainerRegistrationKeys.LOGGER)
-      spies = (["debug", "info", "warn", "error"] as const).map((level) =>
-        jest.spyOn(logger, level).mockImplementation(((message: unknown) => {
-          lines.push(String(message))
-        }) as never)
-      )
+      watchLogs()
     })
     afterEach(async () => {
       await settle()
       // No token nor the key that encrypts them, in any test, reached a log line, an API answer, a session's or a payment's data.
       const tokens = await tokensSent()
       const stored = await storedData(getContainer())
-      spies.forEach((spy) => spy.mockRestore())
+      unwatchLogs()
       for (const token of [...tokens, TOKEN_KEY]) {
         expect(lines.filter((line) => line.includes(token))).toEqual([])
         expect(answers.filter((answer) => answer.includes(token))).toEqual([])
@@ -391,6 +368,16 @@ storeTestRunner({
         return { cartId, subscriptionId: data.subscription.id as string, session: data.payment_session }
       }
 
+      /** Completes a subscription's cart into an order; returns the subscription once active with it as its first order. */
+      async function completeIntoFirstOrder(cartId: string, headers: Headers, subscriptionId: string) {
+        const completed = await complete(cartId, headers)
+        expect(completed.data.type).toBe("order")
+        return waitFor(async () => {
+          const s = await detail(subscriptionId)
+          return s.status === "active" && s.first_order_id ? s : undefined
+        }, "the subscription active with its first order")
+      }
+
       const detail = async (id: string) => (await api.get(`/admin/tw-subscriptions/${id}`, { headers: admin })).data.subscription
 
       async function renewals(id: string) {
@@ -430,12 +417,7 @@ storeTestRunner({
         const { cartId, subscriptionId, session: created } = await subscribeWithCard(shopper, plan, cardId)
         expect(created.data.checkoutUrl).toBeUndefined()
 
-        const completed = await complete(cartId, shopper.headers)
-        expect(completed.data.type).toBe("order")
-        const first = await waitFor(async () => {
-          const s = await detail(subscriptionId)
-          return s.status === "active" && s.first_order_id ? s : undefined
-        }, "the subscription active with its first order")
+        const first = await completeIntoFirstOrder(cartId, shopper.headers, subscriptionId)
         expect(first).toMatchObject({ periods_charged: 1, service_subscription_id: expect.stringMatching(/^S/), card_last4: "4242" })
         const firstOrder = await orderOfCart(getContainer(), cartId)
         expect(firstOrder!.payment_collections![0]!.payments![0]!.captured_at).toBeTruthy()
@@ -459,12 +441,7 @@ storeTestRunner({
         const { cartId, subscriptionId, session: created } = await subscribeWithCard(shopper, plan, cardId)
         await control(env.sandbox, "POST", "/faults", { kind: "c026", applied: true, endpoint: "POST /token/subscriptions" })
 
-        const completed = await complete(cartId, shopper.headers)
-        expect(completed.data.type).toBe("order")
-        const first = await waitFor(async () => {
-          const s = await detail(subscriptionId)
-          return s.status === "active" && s.first_order_id ? s : undefined
-        }, "the subscription active with its first order")
+        const first = await completeIntoFirstOrder(cartId, shopper.headers, subscriptionId)
         // The answer was lost, so the store does not know the service's S number yet.
         expect(first).toMatchObject({ periods_charged: 1, service_subscription_id: null })
         expect(await serviceCharges(created.id)).toHaveLength(1)

@@ -6,6 +6,7 @@ import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { TW_SAVED_CARD_MODULE, type TwSavedCardModuleService } from "../../src/modules/tw-saved-card"
 import { adminToken, card, control, HOOK_PATH, payPage, PROVIDER_ID, REFUSED_CARD, seedStore, settle, type Store, SUCCESS_CARD, THREE_DS_CARD, useSandbox, waitFor } from "../helpers/hosted-store"
 import { medusaCommand } from "../helpers/store-database"
+import { keepAnswersAndLogs } from "../helpers/answers-and-logs"
 import { storeTestRunner } from "../helpers/store-runner"
 
 jest.setTimeout(180_000)
@@ -74,26 +75,7 @@ storeTestRunner({
   testSuite: ({ api, getContainer, dbConfig }) => {
     let store: Store
     let admin: Headers
-    const answers: string[] = []
-    const lines: string[] = []
-    let spies: jest.SpyInstance[] = []
-
-    beforeAll(() => {
-      api.interceptors.response.use(
-        (res: { data: unknown }) => {
-          answers.push(JSON.stringify(res.data))
-          return res
-        },
-        (error: { config?: { method?: string; url?: string }; response?: { status: number; data: unknown } }) => {
-          answers.push(JSON.stringify(error.response?.data ?? null))
-          return Promise.reject(
-            Object.assign(new Error(`${error.config?.method} ${error.config?.url}: ${error.response?.status} ${JSON.stringify(error.response?.data)}`), {
-              response: { status: error.response?.status, data: error.response?.data },
-            })
-          )
-        }
-      )
-    })
+    const { answers, lines, watchLogs, unwatchLogs } = keepAnswersAndLogs(api, getContainer)
     beforeEach(async () => {
       store = await seedStore(getContainer(), env.sandbox, api.defaults.baseURL)
       relay.target = `${api.defaults.baseURL}${HOOK_PATH}`
@@ -101,17 +83,12 @@ storeTestRunner({
       admin = await adminToken(api, getContainer())
       lines.length = 0
       answers.length = 0
-      const logger = getContainer().resolve(ContainerRegistrationKeys.LOGGER)
-      spies = (["debug", "info", "warn", "error"] as const).map((level) =>
-        jest.spyOn(logger, level).mockImplementation(((message: unknown) => {
-          lines.push(String(message))
-        }) as never)
-      )
+      watchLogs()
     })
     const allTokens = new Set<string>()
     afterEach(async () => {
       await settle()
-      spies.forEach((spy) => spy.mockRestore())
+      unwatchLogs()
       // No token of the file so far reached this test's log lines or API answers.
       tokensSent().forEach((token) => allTokens.add(token))
       relay.bodies.length = 0
