@@ -1,6 +1,6 @@
 import Redis from "ioredis"
 import { card, control, HOOK_PATH, payPage, PROVIDER_ID, PROVIDER_KEY, SUCCESS_CARD, transactionReads, waitFor } from "../helpers/hosted-store"
-import { linesSince, paymentsOfCartOrder, shopperCart, startSession, useProductionStore } from "../helpers/production-store"
+import { linesSince, paymentsOfCartOrder, type Role, shopperCart, startSession, useProductionStore } from "../helpers/production-store"
 
 /**
  * The event pipeline across processes: delivery claims live in Redis, not in
@@ -11,7 +11,7 @@ jest.setTimeout(300_000)
 const shop = useProductionStore({ env: { TW_RECONCILIATION: "off" } })
 
 describe("production profile: the event pipeline", () => {
-  it("a delivery another process has claimed is skipped by the worker; once given back, a repeat of it places the order", async () => {
+  it("a delivery another process has claimed is skipped by the server and the worker; once given back, a repeat of it places the order", async () => {
     const store = shop.current
     const cart = await shopperCart(store)
     const { session } = await startSession(store, cart.id, PROVIDER_ID)
@@ -20,15 +20,12 @@ describe("production profile: the event pipeline", () => {
     const claim = `medusa_lock:medusa-payment-tw:delivery:${PROVIDER_KEY}:${session.data.transactionId}:charged`
     try {
       await redis.set(claim, "another-process", "EX", 600)
-      const mark = store.logs.worker.length
+      const marks = { server: store.logs.server.length, worker: store.logs.worker.length }
       const before = await transactionReads(store.sandbox)
 
       await payPage(session.data.checkoutUrl, card(SUCCESS_CARD))
-      await waitFor(
-        async () => linesSince(store.logs.worker, mark).some((line) => line.includes(`${session.data.transactionId}:charged`) && line.includes("skipped")),
-        "the worker to skip the claimed delivery",
-        60_000
-      )
+      const skipped = (role: Role) => linesSince(store.logs[role], marks[role]).some((line) => line.includes(`${session.data.transactionId}:charged`) && line.includes("skipped"))
+      await waitFor(async () => skipped("server") && skipped("worker"), "both processes to skip the claimed delivery", 60_000)
       expect((await transactionReads(store.sandbox)) - before).toBe(0)
       expect(await paymentsOfCartOrder(store, cart.id)).toEqual([])
 

@@ -2,6 +2,7 @@ import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusaj
 import type { ProviderWebhookPayload } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules, PaymentWebhookEvents } from "@medusajs/framework/utils"
 import { type PluginProvider, pluginProvider } from "../workflows/plugin-providers"
+import { shareWithServer } from "./server-deliveries"
 import { mirrorSavedCards } from "../workflows/saved-cards/account-holder-mirror"
 import { isTokenNotification, recordTokenNotification } from "../workflows/saved-cards/token-notification"
 
@@ -11,6 +12,7 @@ import { isTokenNotification, recordTokenNotification } from "../workflows/saved
  * but with the provider's `deliveries` delay and attempts: core's route waits
  * a fixed 5 s with 3 attempts, as 2.21 ignores the payment module's
  * `webhook_delay` / `webhook_retries`. Other providers' deliveries go on to core.
+ * A server process (worker mode `server`) also handles some itself: server-deliveries.ts.
  *
  * A hosted `token` notification is the exception: it carries a card token,
  * which must not sit in the event bus (Redis keeps queued and failed jobs), so
@@ -28,11 +30,14 @@ export async function paymentDeliveryIntake(req: MedusaRequest, res: MedusaRespo
     provider: provider.key,
     payload: { data: req.body as Record<string, unknown>, rawData: req.rawBody, headers: req.headers as Record<string, unknown> },
   }
-  await req.scope.resolve(Modules.EVENT_BUS).emit(
-    { name: PaymentWebhookEvents.WebhookReceived, data },
-    { delay: provider.deliveries.delayMs, attempts: provider.deliveries.attempts }
-  )
+  const queue = () =>
+    req.scope.resolve(Modules.EVENT_BUS).emit(
+      { name: PaymentWebhookEvents.WebhookReceived, data },
+      { delay: provider.deliveries.delayMs, attempts: provider.deliveries.attempts }
+    )
+  await queue()
   res.sendStatus(200)
+  shareWithServer(req.scope, provider, data.payload, queue)
 }
 
 /**

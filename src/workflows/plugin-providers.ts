@@ -14,7 +14,7 @@ export interface PluginProvider {
   identifier: ProviderIdentifier
   api: PaymentApi
   reconciliation: { enabled: boolean; maxPerRun: number; requestsPerSecond: number }
-  deliveries: { delayMs: number; attempts: number }
+  deliveries: { delayMs: number; attempts: number; serverConcurrency: number }
 }
 
 type ProviderEntry = { resolve?: unknown; id: string; options?: unknown }

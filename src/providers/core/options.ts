@@ -34,6 +34,11 @@ export const deliveriesSchema = z
     delayMs: z.int().min(0).max(60_000).default(5_000),
     /** Event-bus attempts (Redis) before a delivery is left to the reconciliation job. */
     attempts: z.int().min(1).max(10).default(3),
+    /**
+     * In worker mode `server`: deliveries the server process handles itself at once, racing the workers for
+     * them (server-deliveries.ts), so a flash sale keeps every process busy. 0 leaves them all to the workers.
+     */
+    serverConcurrency: z.int().min(0).max(8).default(2),
   })
   .prefault({})
 

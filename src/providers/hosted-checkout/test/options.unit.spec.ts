@@ -18,7 +18,7 @@ describe("hosted-checkout options", () => {
       failurePath: "/checkout/hosted/failed",
       einvoice: false,
       reconciliation: { enabled: true, maxPerRun: 50, requestsPerSecond: 5 },
-      deliveries: { delayMs: 5_000, attempts: 3 },
+      deliveries: { delayMs: 5_000, attempts: 3, serverConcurrency: 2 },
     })
   })
 
@@ -32,6 +32,7 @@ describe("hosted-checkout options", () => {
     [{ ...valid, reconciliation: { maxPerRun: 0 } }, "reconciliation.maxPerRun"],
     [{ ...valid, deliveries: { delayMs: -1 } }, "deliveries.delayMs"],
     [{ ...valid, deliveries: { attempts: 0 } }, "deliveries.attempts"],
+    [{ ...valid, deliveries: { serverConcurrency: 9 } }, "deliveries.serverConcurrency"],
     [{ ...valid, apiKey: "typo" }, "apiKey"],
   ])("refuses bad options at boot with a message naming them (%#)", (options, field) => {
     expect(() => HostedCheckoutProviderService.validateOptions(options as Record<string, unknown>)).toThrow(field)
