@@ -2,9 +2,9 @@ import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusaj
 import type { ProviderWebhookPayload } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules, PaymentWebhookEvents } from "@medusajs/framework/utils"
 import { type PluginProvider, pluginProvider } from "../workflows/plugin-providers"
-import { shareWithServer } from "./server-deliveries"
 import { mirrorSavedCards } from "../workflows/saved-cards/account-holder-mirror"
 import { isTokenNotification, recordTokenNotification } from "../workflows/saved-cards/token-notification"
+import { shareWithServer } from "./server-deliveries"
 
 /**
  * Takes in this plugin's notifications and webhooks at core's own address

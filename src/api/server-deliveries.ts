@@ -20,10 +20,11 @@ const shares = new Map<string, ServerShare>()
  * sale while the server only takes deliveries in: one busy core, the others
  * idle. So the server also handles what it took in, after the same delay and
  * `deliveries.serverConcurrency` at a time. The queued copy stays the durable
- * one: whichever process claims a delivery first handles it, the other skips
- * it, so a delivery the workers were quicker to takes the server one lock
+ * one: whichever process claims a delivery first handles it and the other
+ * skips it, so a delivery the workers claimed first costs the server one lock
  * attempt. When the server's attempt fails, it queues the delivery again
- * (`requeue`), since the workers' copy may already have been skipped.
+ * (`requeue`), since the workers' copy may already have been skipped. Held
+ * deliveries die with the process; their queued copies do not.
  */
 export function shareWithServer(
   container: MedusaContainer,
