@@ -230,6 +230,9 @@ medusaIntegrationTestRunner({
       expect(mine.subscriptions.map((s: { id: string }) => s.id)).toEqual([subscriptionId])
       const { data: own } = await api.get(`/store/customers/me/tw-subscriptions/${subscriptionId}`, { headers })
       expect(own.subscription.periods.map((p: { order_id: string }) => p.order_id)).toEqual([first.first_order_id, ...(await detail(subscriptionId)).periods.slice(1).map((p) => p.order_id)])
+      // The plan is named for the shopper; the customer record is the admin's only.
+      expect(own.subscription.plan).toMatchObject({ id: planId, title: "Monthly", kind: "monthly" })
+      expect(own.subscription).not.toHaveProperty("customer")
       const stranger = await customer("stranger@example.test")
       const peek = await api.get(`/store/customers/me/tw-subscriptions/${subscriptionId}`, { headers: stranger }).catch((e: { response: unknown }) => e.response)
       expect(peek.status).toBe(404)

@@ -65,7 +65,8 @@ export function planView(row: PlanRow) {
 /**
  * One subscription with its periods; `customerId` restricts it to that
  * customer's own (any other id is "not found", never "forbidden": ids do not
- * leak). The admin view adds the customer and the plan.
+ * leak). Both name the plan (what the shop sells, public on the product page);
+ * the admin view adds the customer.
  */
 export async function subscriptionDetail(container: MedusaContainer, id: string, options: { customerId?: string; admin?: boolean } = {}) {
   const module = subscriptions(container)
@@ -74,12 +75,12 @@ export async function subscriptionDetail(container: MedusaContainer, id: string,
     throw new MedusaError(MedusaError.Types.NOT_FOUND, `Subscription ${id} was not found.`)
   }
   const periods = await module.listTwSubscriptionPeriods({ subscription_id: row.id }, { take: null, order: { period: "ASC" } })
-  const view = { ...subscriptionView(row), periods: periods.map(periodView) }
+  const [plan] = row.plan_id ? await module.listTwSubscriptionPlans({ id: row.plan_id }, { take: 1, withDeleted: true }) : []
+  const view = { ...subscriptionView(row), periods: periods.map(periodView), plan: plan ? planView(plan) : null }
   if (!options.admin) {
     return view
   }
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const { data: customers } = await query.graph({ entity: "customer", fields: ["id", "email", "first_name", "last_name"], filters: { id: row.customer_id } })
-  const [plan] = row.plan_id ? await module.listTwSubscriptionPlans({ id: row.plan_id }, { take: 1, withDeleted: true }) : []
-  return { ...view, customer: customers[0] ?? null, plan: plan ? planView(plan) : null }
+  return { ...view, customer: customers[0] ?? null }
 }
