@@ -1,6 +1,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import { createApiKeysWorkflow, createCartWorkflow, createRegionsWorkflow, createSalesChannelsWorkflow, createUserAccountWorkflow, linkSalesChannelsToApiKeyWorkflow } from "@medusajs/medusa/core-flows"
+import { createApiKeysWorkflow, createCartWorkflow, createProductsWorkflow, createRegionsWorkflow, createSalesChannelsWorkflow, createUserAccountWorkflow, linkSalesChannelsToApiKeyWorkflow } from "@medusajs/medusa/core-flows"
+import { randomBytes } from "node:crypto"
 import { request } from "undici"
 import { registerWebhookEndpoint, type RegisteredEndpoint } from "../../src/cli/webhook-endpoint"
 import { EmbeddedCardClient } from "../../src/lib/embedded"
@@ -320,4 +321,27 @@ export async function adminToken(api: Api, container: MedusaContainer): Promise<
   await createUserAccountWorkflow(container).run({ input: { authIdentityId: identity.id, userData: { email } } })
   const { data } = await api.post("/auth/user/emailpass", { email, password })
   return { authorization: `Bearer ${data.token}` }
+}
+
+/**
+ * A published product of one uninventoried variant in the store's sales channel, offered as a
+ * subscription: the plan is created through the admin route, as a merchant would.
+ */
+export async function createProductWithPlan(api: Api, container: MedusaContainer, store: Store, admin: Record<string, string>, plan: Record<string, unknown>, price = 1200) {
+  const { result } = await createProductsWorkflow(container).run({
+    input: {
+      products: [
+        {
+          title: `Tea box ${randomBytes(3).toString("hex")}`,
+          status: "published",
+          options: [{ title: "Size", values: ["Box"] }],
+          variants: [{ title: "Box", options: { Size: "Box" }, manage_inventory: false, prices: [{ amount: price, currency_code: "twd" }] }],
+          sales_channels: [{ id: store.salesChannelId }],
+        },
+      ],
+    },
+  })
+  const variantId = result[0].variants[0].id
+  const { data } = await api.post(`/admin/product-variants/${variantId}/tw-subscription-plans`, plan, { headers: admin })
+  return { productId: result[0].id, variantId, planId: data.plan.id as string }
 }

@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { createProductsWorkflow } from "@medusajs/medusa/core-flows"
 import { TW_SAVED_CARD_MODULE, type TwSavedCardModuleService } from "../../src/modules/tw-saved-card"
 import { settleSavedCardCharges } from "../../src/workflows/saved-cards/settle-saved-card-charges"
 import reconcileTwPayments from "../../src/jobs/reconcile-tw-payments"
@@ -10,6 +9,7 @@ import {
   card,
   control,
   createCart,
+  createProductWithPlan,
   expectOneCapturedOrder,
   orderOfCart,
   payPage,
@@ -341,24 +341,7 @@ storeTestRunner({
     })
 
     describe("subscriptions on a saved card", () => {
-      async function productWithPlan(plan: Record<string, unknown>, price = 1200) {
-        const { result } = await createProductsWorkflow(getContainer()).run({
-          input: {
-            products: [
-              {
-                title: `Tea box ${randomBytes(3).toString("hex")}`,
-                status: "published",
-                options: [{ title: "Size", values: ["Box"] }],
-                variants: [{ title: "Box", options: { Size: "Box" }, manage_inventory: false, prices: [{ amount: price, currency_code: "twd" }] }],
-                sales_channels: [{ id: store.salesChannelId }],
-              },
-            ],
-          },
-        })
-        const variantId = result[0].variants[0].id
-        const { data } = await api.post(`/admin/product-variants/${variantId}/tw-subscription-plans`, plan, { headers: admin })
-        return { variantId, planId: data.plan.id as string }
-      }
+      const productWithPlan = (plan: Record<string, unknown>) => createProductWithPlan(api, getContainer(), store, admin, plan)
 
       async function subscribeWithCard(shopper: { headers: Headers }, plan: { variantId: string; planId: string }, savedCardId: string) {
         const { data: created } = await api.post("/store/carts", { region_id: store.regionId }, { headers: shopper.headers })

@@ -1,10 +1,9 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { createProductsWorkflow } from "@medusajs/medusa/core-flows"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import reconcileTwPayments from "../../src/jobs/reconcile-tw-payments"
 import reconcileTwSubscriptions from "../../src/jobs/reconcile-tw-subscriptions"
-import { adminToken, card, control, HOOK_PATH, orderOfCart, payPage, seedStore, settle, type Store, SUCCESS_CARD, useSandbox, waitFor } from "../helpers/hosted-store"
+import { adminToken, card, control, createProductWithPlan, HOOK_PATH, orderOfCart, payPage, seedStore, settle, type Store, SUCCESS_CARD, useSandbox, waitFor } from "../helpers/hosted-store"
 
 jest.setTimeout(240_000)
 // The reconciliation runs only when a test calls it: a test of lost notifications must see them lost first.
@@ -76,25 +75,7 @@ medusaIntegrationTestRunner({
       return { ...store.headers, authorization: `Bearer ${login.token}` }
     }
 
-    let products = 0
-    async function productWithPlan(plan: Record<string, unknown>, price = 1200) {
-      const { result } = await createProductsWorkflow(getContainer()).run({
-        input: {
-          products: [
-            {
-              title: `Tea of the month ${++products}`,
-              status: "published",
-              options: [{ title: "Size", values: ["Box"] }],
-              variants: [{ title: "Box", options: { Size: "Box" }, manage_inventory: false, prices: [{ amount: price, currency_code: "twd" }] }],
-              sales_channels: [{ id: store.salesChannelId }],
-            },
-          ],
-        },
-      })
-      const variantId = result[0].variants[0].id
-      const { data } = await api.post(`/admin/product-variants/${variantId}/tw-subscription-plans`, plan, { headers: admin })
-      return { productId: result[0].id, variantId, planId: data.plan.id as string }
-    }
+    const productWithPlan = (plan: Record<string, unknown>, price?: number) => createProductWithPlan(api, getContainer(), store, admin, plan, price)
 
     async function subscribe(headers: Headers, variantId: string, planId: string, number = SUCCESS_CARD) {
       const { data: created } = await api.post("/store/carts", { region_id: store.regionId }, { headers })
