@@ -57,8 +57,14 @@ function cardTokenKeys(): { tokenKeys: Record<string, string>; activeTokenKeyId:
   return { tokenKeys: Object.fromEntries(pairs), activeTokenKeyId: pairs[0][0] }
 }
 
-/** The plugin's intake of notifications and webhooks; the tests shorten the 5 s wait (jest.config.js). */
-const deliveries = { delayMs: positiveNumber("TW_DELIVERY_DELAY_MS", 5_000) }
+/**
+ * The plugin's intake of notifications and webhooks; the tests shorten the 5 s wait (jest.config.js).
+ * `TW_SERVER_DELIVERY_CONCURRENCY=0` leaves the production profile's deliveries to the worker alone.
+ */
+const deliveries = {
+  delayMs: positiveNumber("TW_DELIVERY_DELAY_MS", 5_000),
+  serverConcurrency: process.env.TW_SERVER_DELIVERY_CONCURRENCY ? Number(process.env.TW_SERVER_DELIVERY_CONCURRENCY) : undefined,
+}
 
 function productionModules(url: string) {
   return [

@@ -4,6 +4,7 @@ import pLimit from "p-limit"
 import { setTimeout as sleep } from "node:timers/promises"
 import { summarizeLogs, type LogSummary } from "./medusa-logs"
 import { percentile } from "./percentiles"
+import { machineBusySeconds } from "./process-cpu"
 import { acceptedAttempts, apiCalls, notifications, transactions } from "./sandbox-records"
 import { cardFields, completeCart, createCart, openPage, startSession, submitPage } from "./shopper"
 import { type BenchStore, HarnessError, HOSTED_PROVIDER, SYSTEM_PROVIDER } from "./store"
@@ -23,6 +24,10 @@ export interface PhaseResult {
   cpuSeconds: number
   /** The phase's CPU seconds per process (server, worker; or shared). */
   cpuByMode: Record<string, number>
+  /** Busy CPU seconds of the whole machine in the phase (PostgreSQL, Redis, sandbox and harness too). */
+  machineCpuSeconds: number
+  /** Cores of the machine busy on average over the phase. */
+  machineBusyCores: number
   wallSeconds: number
   ordersPerSecond: number
   logs: LogSummary
@@ -119,6 +124,7 @@ export async function burstPhase(store: BenchStore, { k, deadlineSeconds, idleSe
   const logsFrom = store.logs.length
   const cpuBefore = store.cpuSeconds()
   const cpuByModeBefore = store.cpuByMode()
+  const machineBefore = machineBusySeconds()
 
   say(`burst: paying all ${k} pages at once`)
   const started = Date.now()
@@ -150,6 +156,7 @@ export async function burstPhase(store: BenchStore, { k, deadlineSeconds, idleSe
   }
   const cpuSeconds = store.cpuSeconds() - cpuBefore
   const cpuByMode = cpuSince(store, cpuByModeBefore)
+  const machineCpuSeconds = machineBusySeconds() - machineBefore
   const finished = Date.now()
   say(`burst: ${orders.length}/${k} orders after ${((finished - started) / 1000).toFixed(1)} s (${ended})`)
   // Let what the last orders set off (order.placed, the last notifications' answers) land before counting logs and reads.
@@ -168,6 +175,8 @@ export async function burstPhase(store: BenchStore, { k, deadlineSeconds, idleSe
     ordersDeleted: (await deletedOrders(store)) - deletedBefore,
     cpuSeconds,
     cpuByMode,
+    machineCpuSeconds,
+    machineBusyCores: machineCpuSeconds / Math.max(0.001, (finished - started) / 1000),
     wallSeconds: (lastOrderAt - started) / 1000,
     ordersPerSecond: orders.length / Math.max(0.001, (lastOrderAt - started) / 1000),
     logs: summarizeLogs(store.logs.slice(logsFrom)),
@@ -195,6 +204,7 @@ export async function baselinePhase(store: BenchStore, { k, concurrency, say }: 
   const logsFrom = store.logs.length
   const cpuBefore = store.cpuSeconds()
   const cpuByModeBefore = store.cpuByMode()
+  const machineBefore = machineBusySeconds()
   say(`baseline: completing ${k} carts, ${concurrency} at a time`)
   const started = Date.now()
   const durations = await inBatches(carts, concurrency, async (cartId) => {
@@ -205,6 +215,7 @@ export async function baselinePhase(store: BenchStore, { k, concurrency, say }: 
   const wallSeconds = (Date.now() - started) / 1000
   const cpuSeconds = store.cpuSeconds() - cpuBefore
   const cpuByMode = cpuSince(store, cpuByModeBefore)
+  const machineCpuSeconds = machineBusySeconds() - machineBefore
   await sleep(2_000)
   const orders = await ordersOf(store, carts)
   say(`baseline: ${orders.length}/${k} orders after ${wallSeconds.toFixed(1)} s`)
@@ -214,6 +225,8 @@ export async function baselinePhase(store: BenchStore, { k, concurrency, say }: 
     ordersDeleted: (await deletedOrders(store)) - deletedBefore,
     cpuSeconds,
     cpuByMode,
+    machineCpuSeconds,
+    machineBusyCores: machineCpuSeconds / wallSeconds,
     wallSeconds,
     ordersPerSecond: orders.length / wallSeconds,
     logs: summarizeLogs(store.logs.slice(logsFrom)),

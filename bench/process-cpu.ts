@@ -66,3 +66,13 @@ export function treeCpuSeconds(roots: number[]): number {
   }
   return ticks / TICKS_PER_SECOND
 }
+
+/**
+ * Seconds the machine's cores spent busy so far (user, nice, system, irq and
+ * softirq of /proc/stat's first line): PostgreSQL, Redis, the sandbox and
+ * this harness included, to tell a saturated machine from a slow process.
+ */
+export function machineBusySeconds(): number {
+  const [user, nice, system, , , irq, softirq] = readFileSync("/proc/stat", "utf8").split("\n", 1)[0].trim().split(/\s+/).slice(1).map(Number)
+  return (user + nice + system + irq + softirq) / TICKS_PER_SECOND
+}
