@@ -16,8 +16,9 @@ export async function ordersById(ids: Array<string | null | undefined>): Promise
   return new Map(orders.map((order) => [order.id, order]))
 }
 
-/** What was subscribed to, by the first order's item ("Tea of the Month Box"). */
-export const subscribedItem = (firstOrder: SubscriptionOrder | undefined) => firstOrder?.items?.[0]?.product_title ?? firstOrder?.items?.[0]?.title ?? "Subscription"
+/** What was subscribed to: the first order's item ("Tea of the Month Box"), else (no order yet) the plan's title. */
+export const subscribedItem = (firstOrder: SubscriptionOrder | undefined, planTitle?: string | null) =>
+  firstOrder?.items?.[0]?.product_title ?? firstOrder?.items?.[0]?.title ?? planTitle ?? "Subscription"
 
 const PAYMENT_LABELS: Record<string, string> = {
   captured: "Paid",

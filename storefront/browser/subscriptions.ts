@@ -32,12 +32,16 @@ export interface Subscription {
   start_date: string | null
   card_last4: string | null
   plan_id: string | null
+  /** Lists only: the plan's title. */
+  plan_title?: string | null
   first_order_id: string | null
   cancel_reason: string | null
   cancelled_at: string | null
   created_at: string
   /** Detail only. */
   periods?: SubscriptionPeriod[]
+  /** Detail only: the plan the subscription started on. */
+  plan?: { id: string; title: string } | null
 }
 
 const BASE = "/store/customers/me/tw-subscriptions"

@@ -34,6 +34,17 @@ export function subscriptionView(row: Row) {
   }
 }
 
+/**
+ * A page of subscriptions, each with its plan's title, in one query for the
+ * page's plans; a deleted plan still names the subscriptions that started on it.
+ */
+export async function subscriptionListViews(container: MedusaContainer, rows: Row[]) {
+  const planIds = [...new Set(rows.map((row) => row.plan_id).filter((id): id is string => !!id))]
+  const plans = planIds.length ? await subscriptions(container).listTwSubscriptionPlans({ id: planIds }, { take: null, select: ["id", "title"], withDeleted: true }) : []
+  const titles = new Map(plans.map((plan) => [plan.id, plan.title]))
+  return rows.map((row) => ({ ...subscriptionView(row), plan_title: (row.plan_id && titles.get(row.plan_id)) ?? null }))
+}
+
 export function periodView(row: PeriodRow) {
   return {
     period: row.period,

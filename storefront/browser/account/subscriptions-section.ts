@@ -23,7 +23,7 @@ export const subscriptionsSection: AccountSection = {
       el(
         "tr",
         { "data-testid": "subscription-row", "data-subscription-id": s.id, "data-status": s.status },
-        el("td", {}, el("a", { href: `/account/subscriptions/${s.id}`, "data-testid": "subscription-link" }, subscribedItem(firstOrders.get(s.first_order_id ?? "")))),
+        el("td", {}, el("a", { href: `/account/subscriptions/${s.id}`, "data-testid": "subscription-link" }, subscribedItem(firstOrders.get(s.first_order_id ?? ""), s.plan_title))),
         el("td", { "data-testid": "subscription-status" }, STATUS_LABELS[s.status]),
         el("td", { "data-testid": "subscription-amount" }, `${formatMoney(s.amount, s.currency_code)} ${everyInterval(s.interval_months)}`),
         el("td", { "data-testid": "subscription-next-charge" }, s.next_charge_at ? formatTaipeiTime(s.next_charge_at) : "—"),

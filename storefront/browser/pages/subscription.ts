@@ -63,7 +63,7 @@ function periodRow(s: Subscription, period: SubscriptionPeriod, order: Subscript
 async function show(s: Subscription) {
   const periods = s.periods ?? []
   const orders = await ordersById([s.first_order_id, ...periods.map((p) => p.order_id)])
-  byId("subscription-title").textContent = subscribedItem(orders.get(s.first_order_id ?? ""))
+  byId("subscription-title").textContent = subscribedItem(orders.get(s.first_order_id ?? ""), s.plan?.title)
   const badge = byId("subscription-state")
   badge.textContent = STATUS_LABELS[s.status]
   badge.dataset.state = s.status

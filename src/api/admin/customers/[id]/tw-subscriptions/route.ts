@@ -1,8 +1,8 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { subscriptions, subscriptionView } from "../../../../tw-subscriptions-shared/views"
+import { subscriptionListViews, subscriptions } from "../../../../tw-subscriptions-shared/views"
 
 /** GET /admin/customers/:id/tw-subscriptions: the customer page's subscriptions. */
 export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
   const rows = await subscriptions(req.scope).listTwSubscriptions({ customer_id: req.params.id }, { take: null, order: { created_at: "DESC" } })
-  res.json({ subscriptions: rows.map(subscriptionView) })
+  res.json({ subscriptions: await subscriptionListViews(req.scope, rows) })
 }

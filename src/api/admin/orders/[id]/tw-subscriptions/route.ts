@@ -1,5 +1,5 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { subscriptions, subscriptionView } from "../../../../tw-subscriptions-shared/views"
+import { subscriptionListViews, subscriptions } from "../../../../tw-subscriptions-shared/views"
 
 /** GET /admin/orders/:id/tw-subscriptions: the subscription the order is the first or a renewal order of. */
 export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
@@ -9,5 +9,5 @@ export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) 
   const firsts = await module.listTwSubscriptions({ first_order_id: req.params.id }, { take: null })
   const rows = ids.length ? await module.listTwSubscriptions({ id: ids }, { take: null }) : []
   const all = new Map([...rows, ...firsts].map((row) => [row.id, row]))
-  res.json({ subscriptions: [...all.values()].map(subscriptionView) })
+  res.json({ subscriptions: await subscriptionListViews(req.scope, [...all.values()]) })
 }
