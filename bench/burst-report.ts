@@ -15,6 +15,8 @@ export interface ProfileResult {
 }
 
 const ratio = (a: number, b: number) => (b > 0 ? a / b : Number.NaN)
+const machineCpuPerOrder = (phase: PhaseResult) => ratio(phase.machineCpuSeconds, phase.ordersCreated)
+const CORES = availableParallelism()
 const mark = (ok: boolean) => (ok ? "PASS" : "MISS")
 
 export function readsPerNotification(burst: BurstResult) {
@@ -40,8 +42,8 @@ export function profileReport({ profile, burst, baseline }: ProfileResult, setti
       ? Object.keys(burst.cpuByMode).map((mode) => [`  of which the ${mode} process`, fmt(burst.cpuByMode[mode], 1), fmt(baseline.cpuByMode[mode], 1), ""])
       : []),
     ["  of which idle (CPU s/s when idle × phase s)", fmt(burst.idleCpuPerSecond * burst.wallSeconds, 1), fmt(burst.idleCpuPerSecond * baseline.wallSeconds, 1), ""],
-    ["machine CPU s per order (every process)", fmt(ratio(burst.machineCpuSeconds, burst.ordersCreated), 3), fmt(ratio(baseline.machineCpuSeconds, baseline.ordersCreated), 3), ""],
-    [`machine cores busy (of ${availableParallelism()})`, fmt(burst.machineBusyCores), fmt(baseline.machineBusyCores), ""],
+    ["machine CPU s per order (every process)", fmt(machineCpuPerOrder(burst), 3), fmt(machineCpuPerOrder(baseline), 3), ""],
+    [`machine cores busy (of ${CORES})`, fmt(burst.machineBusyCores), fmt(baseline.machineBusyCores), ""],
     ["error lines in the Medusa logs", String(burst.logs.errorLines.length), String(baseline.logs.errorLines.length), ""],
     ["orders/s", fmt(burst.ordersPerSecond), fmt(baseline.ordersPerSecond), `${fmt(ratio(burst.ordersPerSecond, baseline.ordersPerSecond))}x`],
     ["phase wall time (s)", fmt(burst.wallSeconds, 1), fmt(baseline.wallSeconds, 1), ""],
@@ -73,7 +75,7 @@ export function profileReport({ profile, burst, baseline }: ProfileResult, setti
 export function throughputComparison(production: ProfileResult, standard: ProfileResult): string {
   const value = ratio(production.burst.ordersPerSecond, standard.burst.ordersPerSecond)
   // On a saturated machine orders/s is busy cores over machine CPU per order: the two factors of the ratio.
-  const machine = ({ burst }: ProfileResult) => `${fmt(burst.machineBusyCores)} of ${availableParallelism()} cores busy, ${fmt(ratio(burst.machineCpuSeconds, burst.ordersCreated), 3)} machine CPU s per order`
+  const machine = ({ burst }: ProfileResult) => `${fmt(burst.machineBusyCores)} of ${CORES} cores busy, ${fmt(machineCpuPerOrder(burst), 3)} machine CPU s per order`
   return [
     `${mark(value >= TARGETS.productionThroughputRatio)} production/default burst throughput ${fmt(value)}x (${fmt(production.burst.ordersPerSecond)} vs ${fmt(standard.burst.ordersPerSecond)} orders/s; target ≥ ${TARGETS.productionThroughputRatio}x)`,
     `  default burst: ${machine(standard)}; production burst: ${machine(production)}`,
