@@ -4,7 +4,7 @@ import pLimit from "p-limit"
 import { setTimeout as sleep } from "node:timers/promises"
 import { summarizeLogs, type LogSummary } from "./medusa-logs"
 import { percentile } from "./percentiles"
-import { machineBusySeconds } from "./process-cpu"
+import { machineBusySeconds, namedCpuSeconds, ownCpuSeconds } from "./process-cpu"
 import { acceptedAttempts, apiCalls, notifications, transactions } from "./sandbox-records"
 import { cardFields, completeCart, createCart, openPage, startSession, submitPage } from "./shopper"
 import { type BenchStore, HarnessError, HOSTED_PROVIDER, SYSTEM_PROVIDER } from "./store"
@@ -26,6 +26,8 @@ export interface PhaseResult {
   cpuByMode: Record<string, number>
   /** Busy CPU seconds of the whole machine in the phase (PostgreSQL, Redis, sandbox and harness too). */
   machineCpuSeconds: number
+  /** The phase's CPU seconds of PostgreSQL, Redis and this harness (the sandbox runs in it). */
+  otherCpu: { postgres: number; redis: number; harness: number }
   /** Cores of the machine busy on average over the phase. */
   machineBusyCores: number
   wallSeconds: number
@@ -53,8 +55,26 @@ export interface BurstResult extends PhaseResult {
   idleCpuPerSecond: number
 }
 
-function cpuSince(store: BenchStore, before: Record<string, number>): Record<string, number> {
-  return Object.fromEntries(Object.entries(store.cpuByMode()).map(([mode, seconds]) => [mode, seconds - (before[mode] ?? 0)]))
+/** CPU seconds used so far by the machine and its parts; a phase takes the difference of two. */
+function cpuCounters(store: BenchStore) {
+  return {
+    byMode: store.cpuByMode(),
+    machine: machineBusySeconds(),
+    postgres: namedCpuSeconds("postgres"),
+    redis: namedCpuSeconds("redis-server"),
+    harness: ownCpuSeconds(),
+  }
+}
+
+function cpuSince(store: BenchStore, before: ReturnType<typeof cpuCounters>) {
+  const now = cpuCounters(store)
+  const cpuByMode = Object.fromEntries(Object.entries(now.byMode).map(([mode, seconds]) => [mode, seconds - (before.byMode[mode] ?? 0)]))
+  return {
+    cpuSeconds: Object.values(cpuByMode).reduce((a, b) => a + b, 0),
+    cpuByMode,
+    machineCpuSeconds: now.machine - before.machine,
+    otherCpu: { postgres: now.postgres - before.postgres, redis: now.redis - before.redis, harness: now.harness - before.harness },
+  }
 }
 
 async function inBatches<T, R>(items: T[], concurrency: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
@@ -122,9 +142,7 @@ export async function burstPhase(store: BenchStore, { k, deadlineSeconds, idleSe
   const refundsBefore = await storeRefunds(store)
   const readsBefore = await apiCalls(store, "hosted", "GET /transactions/{id}")
   const logsFrom = store.logs.length
-  const cpuBefore = store.cpuSeconds()
-  const cpuByModeBefore = store.cpuByMode()
-  const machineBefore = machineBusySeconds()
+  const cpuBefore = cpuCounters(store)
 
   say(`burst: paying all ${k} pages at once`)
   const started = Date.now()
@@ -154,9 +172,7 @@ export async function burstPhase(store: BenchStore, { k, deadlineSeconds, idleSe
     }
     await sleep(500)
   }
-  const cpuSeconds = store.cpuSeconds() - cpuBefore
-  const cpuByMode = cpuSince(store, cpuByModeBefore)
-  const machineCpuSeconds = machineBusySeconds() - machineBefore
+  const cpu = cpuSince(store, cpuBefore)
   const finished = Date.now()
   say(`burst: ${orders.length}/${k} orders after ${((finished - started) / 1000).toFixed(1)} s (${ended})`)
   // Let what the last orders set off (order.placed, the last notifications' answers) land before counting logs and reads.
@@ -173,10 +189,8 @@ export async function burstPhase(store: BenchStore, { k, deadlineSeconds, idleSe
     k,
     ...orderCounts(cartIds, orders),
     ordersDeleted: (await deletedOrders(store)) - deletedBefore,
-    cpuSeconds,
-    cpuByMode,
-    machineCpuSeconds,
-    machineBusyCores: machineCpuSeconds / Math.max(0.001, (finished - started) / 1000),
+    ...cpu,
+    machineBusyCores: cpu.machineCpuSeconds / Math.max(0.001, (finished - started) / 1000),
     wallSeconds: (lastOrderAt - started) / 1000,
     ordersPerSecond: orders.length / Math.max(0.001, (lastOrderAt - started) / 1000),
     logs: summarizeLogs(store.logs.slice(logsFrom)),
@@ -202,9 +216,7 @@ export async function baselinePhase(store: BenchStore, { k, concurrency, say }: 
   })
   const deletedBefore = await deletedOrders(store)
   const logsFrom = store.logs.length
-  const cpuBefore = store.cpuSeconds()
-  const cpuByModeBefore = store.cpuByMode()
-  const machineBefore = machineBusySeconds()
+  const cpuBefore = cpuCounters(store)
   say(`baseline: completing ${k} carts, ${concurrency} at a time`)
   const started = Date.now()
   const durations = await inBatches(carts, concurrency, async (cartId) => {
@@ -213,9 +225,7 @@ export async function baselinePhase(store: BenchStore, { k, concurrency, say }: 
     return (Date.now() - t0) / 1000
   })
   const wallSeconds = (Date.now() - started) / 1000
-  const cpuSeconds = store.cpuSeconds() - cpuBefore
-  const cpuByMode = cpuSince(store, cpuByModeBefore)
-  const machineCpuSeconds = machineBusySeconds() - machineBefore
+  const cpu = cpuSince(store, cpuBefore)
   await sleep(2_000)
   const orders = await ordersOf(store, carts)
   say(`baseline: ${orders.length}/${k} orders after ${wallSeconds.toFixed(1)} s`)
@@ -223,10 +233,8 @@ export async function baselinePhase(store: BenchStore, { k, concurrency, say }: 
     k,
     ...orderCounts(carts, orders),
     ordersDeleted: (await deletedOrders(store)) - deletedBefore,
-    cpuSeconds,
-    cpuByMode,
-    machineCpuSeconds,
-    machineBusyCores: machineCpuSeconds / wallSeconds,
+    ...cpu,
+    machineBusyCores: cpu.machineCpuSeconds / wallSeconds,
     wallSeconds,
     ordersPerSecond: orders.length / wallSeconds,
     logs: summarizeLogs(store.logs.slice(logsFrom)),

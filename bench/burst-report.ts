@@ -17,6 +17,7 @@ export interface ProfileResult {
 const ratio = (a: number, b: number) => (b > 0 ? a / b : Number.NaN)
 const machineCpuPerOrder = (phase: PhaseResult) => ratio(phase.machineCpuSeconds, phase.ordersCreated)
 const CORES = availableParallelism()
+const OTHER_PARTS: Record<keyof PhaseResult["otherCpu"], string> = { postgres: "PostgreSQL", redis: "Redis", harness: "this harness and the sandbox" }
 const mark = (ok: boolean) => (ok ? "PASS" : "MISS")
 
 export function readsPerNotification(burst: BurstResult) {
@@ -43,6 +44,12 @@ export function profileReport({ profile, burst, baseline }: ProfileResult, setti
       : []),
     ["  of which idle (CPU s/s when idle × phase s)", fmt(burst.idleCpuPerSecond * burst.wallSeconds, 1), fmt(burst.idleCpuPerSecond * baseline.wallSeconds, 1), ""],
     ["machine CPU s per order (every process)", fmt(machineCpuPerOrder(burst), 3), fmt(machineCpuPerOrder(baseline), 3), ""],
+    ...(Object.keys(OTHER_PARTS) as (keyof typeof OTHER_PARTS)[]).map((part) => [
+      `  of which ${OTHER_PARTS[part]}`,
+      fmt(ratio(burst.otherCpu[part], burst.ordersCreated), 3),
+      fmt(ratio(baseline.otherCpu[part], baseline.ordersCreated), 3),
+      "",
+    ]),
     [`machine cores busy (of ${CORES})`, fmt(burst.machineBusyCores), fmt(baseline.machineBusyCores), ""],
     ["error lines in the Medusa logs", String(burst.logs.errorLines.length), String(baseline.logs.errorLines.length), ""],
     ["orders/s", fmt(burst.ordersPerSecond), fmt(baseline.ordersPerSecond), `${fmt(ratio(burst.ordersPerSecond, baseline.ordersPerSecond))}x`],

@@ -13,6 +13,8 @@ const TICKS_PER_SECOND = (() => {
 
 interface Stat {
   pid: number
+  /** The command name (comm), without its parentheses. */
+  name: string
   ppid: number
   /** utime + stime of the process itself, in ticks. */
   own: number
@@ -28,10 +30,11 @@ function readStat(pid: number): Stat | undefined {
   } catch {
     return undefined
   }
-  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ")
+  const close = text.lastIndexOf(")")
+  const fields = text.slice(close + 2).split(" ")
   // fields[0] is field 3 (state): ppid is field 4, utime..cstime are fields 14..17.
   const at = (field: number) => Number(fields[field - 3])
-  return { pid, ppid: at(4), own: at(14) + at(15), reaped: at(16) + at(17) }
+  return { pid, name: text.slice(text.indexOf("(") + 1, close), ppid: at(4), own: at(14) + at(15), reaped: at(16) + at(17) }
 }
 
 function allStats(): Stat[] {
@@ -65,6 +68,23 @@ export function treeCpuSeconds(roots: number[]): number {
     }
   }
   return ticks / TICKS_PER_SECOND
+}
+
+/**
+ * CPU seconds used so far by every process named `name` (PostgreSQL's
+ * backends, redis-server), with the children they reaped: the postmaster
+ * reaps the backends of closed connections, so those stay counted.
+ */
+export function namedCpuSeconds(name: string): number {
+  return allStats()
+    .filter((stat) => stat.name === name)
+    .reduce((ticks, stat) => ticks + stat.own + stat.reaped, 0) / TICKS_PER_SECOND
+}
+
+/** CPU seconds this process (the harness, and the sandbox it runs in-process) used so far. */
+export function ownCpuSeconds(): number {
+  const { user, system } = process.cpuUsage()
+  return (user + system) / 1e6
 }
 
 /**
