@@ -1,11 +1,11 @@
-import type { MedusaContainer, ProviderWebhookPayload } from "@medusajs/framework/types"
+import type { Logger, MedusaContainer, ProviderWebhookPayload } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import pLimit from "p-limit"
 import { handlePaymentDelivery } from "../workflows/handle-payment-delivery"
 import type { PluginProvider } from "../workflows/plugin-providers"
 
 /** Deliveries a server process keeps for itself at most; beyond that, new ones are the workers' alone. */
-const MAX_HELD = 1_000
+export const MAX_HELD = 1_000
 
 interface ServerShare {
   limit: pLimit.Limit
@@ -22,9 +22,7 @@ const shares = new Map<string, ServerShare>()
  * `deliveries.serverConcurrency` at a time. The queued copy stays the durable
  * one: whichever process claims a delivery first handles it and the other
  * skips it, so a delivery the workers claimed first costs the server one lock
- * attempt. When the server's attempt fails, it queues the delivery again
- * (`requeue`), since the workers' copy may already have been skipped. Held
- * deliveries die with the process; their queued copies do not.
+ * attempt. Held deliveries die with the process; their queued copies do not.
  */
 export function shareWithServer(
   container: MedusaContainer,
@@ -33,29 +31,54 @@ export function shareWithServer(
   requeue: () => Promise<void>
 ): void {
   const { projectConfig } = container.resolve(ContainerRegistrationKeys.CONFIG_MODULE)
-  const concurrency = provider.deliveries.serverConcurrency
-  if (projectConfig.workerMode !== "server" || concurrency === 0) {
+  if (projectConfig.workerMode !== "server" || provider.deliveries.serverConcurrency === 0) {
     return
   }
-  let share = shares.get(provider.key)
+  holdDelivery(provider.key, provider.deliveries, {
+    handle: () => handlePaymentDelivery(container, provider, payload),
+    requeue,
+    logger: container.resolve(ContainerRegistrationKeys.LOGGER),
+  })
+}
+
+export interface HeldDelivery {
+  handle: () => Promise<void>
+  /** Queues the delivery again: the workers' copy may already have been skipped while the server held it. */
+  requeue: () => Promise<void>
+  logger: Pick<Logger, "error">
+}
+
+/**
+ * Handles one delivery in this process after `delayMs`, `serverConcurrency`
+ * at a time per provider, `MAX_HELD` at most. When handling fails it is
+ * queued again; when that fails too, the error's class alone is logged (a
+ * queue error can quote the payload) and the reconciliation job settles it.
+ * False when the server already holds `MAX_HELD` and leaves it to the workers.
+ */
+export function holdDelivery(
+  key: string,
+  { delayMs, serverConcurrency }: { delayMs: number; serverConcurrency: number },
+  { handle, requeue, logger }: HeldDelivery
+): boolean {
+  let share = shares.get(key)
   if (!share) {
-    share = { limit: pLimit(concurrency), held: 0 }
-    shares.set(provider.key, share)
+    share = { limit: pLimit(serverConcurrency), held: 0 }
+    shares.set(key, share)
   }
   if (share.held >= MAX_HELD) {
-    return
+    return false
   }
   const { limit } = share
   share.held++
   const release = () => share.held--
-  const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
   setTimeout(() => {
-    limit(() => handlePaymentDelivery(container, provider, payload))
+    limit(handle)
       .catch(() =>
         requeue().catch((error: Error) =>
-          logger.error(`${provider.key}: a delivery the server could not handle was not queued again (${error?.name ?? "error"}); the reconciliation job will settle it`)
+          logger.error(`${key}: a delivery the server could not handle was not queued again (${error?.name ?? "error"}); the reconciliation job will settle it`)
         )
       )
       .finally(release)
-  }, provider.deliveries.delayMs).unref()
+  }, delayMs).unref()
+  return true
 }
