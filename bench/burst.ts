@@ -14,7 +14,12 @@
  * correctness target (K renewal orders, 0 rolled back, 0 duplicates, 0 error
  * lines) is missed.
  *
- * Options: --k N (200), --profile (default), --concurrency N (the baseline's
+ * Before the measured phases, a warm-up round of both (--warmup N carts each,
+ * 40 by default, not measured) runs the code of both paths in every Medusa
+ * process once: otherwise the burst, which comes first, would pay for
+ * compiling core's cart completion and the baseline would not.
+ *
+ * Options: --k N (200), --profile (default), --warmup N (40; 0 for none), --concurrency N (the baseline's
  * completions at once; default TW_PAYMENT_COMPLETION_CONCURRENCY or 2),
  * --reconciliation on|off (off: the job's reads would count as notification
  * reads), --deadline S, --idle S (stop waiting for orders), --out FILE (JSON).
@@ -33,6 +38,7 @@ import { type Postgres, type Profile, PROFILES, requestJson, startBenchStore } f
 const { values } = parseArgs({
   options: {
     k: { type: "string", default: "200" },
+    warmup: { type: "string", default: "40" },
     scenario: { type: "string", default: "burst" },
     profile: { type: "string", default: "default" },
     concurrency: { type: "string" },
@@ -53,6 +59,7 @@ function positive(name: string, raw: string | undefined): number {
 }
 
 const K = positive("k", values.k)
+const WARMUP = values.warmup === "0" ? 0 : positive("warmup", values.warmup)
 const CONCURRENCY = positive("concurrency", values.concurrency ?? process.env.TW_PAYMENT_COMPLETION_CONCURRENCY ?? "2")
 const DEADLINE = positive("deadline", values.deadline ?? String(120 + Math.ceil(K * 1.5)))
 const IDLE = positive("idle", values.idle)
@@ -74,15 +81,15 @@ const ADMIN = { email: "bench-admin@example.test", password: "bench-admin-passwo
 const profiles: Profile[] = values.profile === "both" ? [...PROFILES] : [values.profile as Profile]
 const started = Date.now()
 const say = (line: string) => console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`)
-const settings = `(${process.env.TW_PAYMENT_COMPLETION_CONCURRENCY ?? 2} completions at once per process${RENEWALS ? "" : `, baseline ${CONCURRENCY} at once`}; reconciliation job ${values.reconciliation})`
+const settings = `(${process.env.TW_PAYMENT_COMPLETION_CONCURRENCY ?? 2} completions at once per process${RENEWALS ? "" : `, baseline ${CONCURRENCY} at once, warm-up ${WARMUP} of each`}; reconciliation job ${values.reconciliation})`
 
 async function runProfile(profile: Profile, postgres: Postgres, dir: string): Promise<ProfileResult | RenewalProfileResult> {
   const store = await startBenchStore({
     profile,
     postgres,
     dir,
-    // Burst and baseline buy the same item; room for both and then some.
-    stock: 4 * K + 1000,
+    // Warm-up, burst and baseline buy the same item; room for all and then some.
+    stock: 4 * (K + WARMUP) + 1000,
     env: {
       TW_RECONCILIATION: values.reconciliation,
       TW_PAYMENT_COMPLETION_CONCURRENCY: String(process.env.TW_PAYMENT_COMPLETION_CONCURRENCY ?? 2),
@@ -101,6 +108,14 @@ async function runProfile(profile: Profile, postgres: Postgres, dir: string): Pr
       return { profile, renewals: await renewalPhase(store, { k: K, deadlineSeconds: DEADLINE, idleSeconds: IDLE, admin, say }) }
     }
     const bootSeconds = Math.max(...store.processes().map((p) => p.bootMs)) / 1000
+    if (WARMUP) {
+      const warm = [
+        await burstPhase(store, { k: WARMUP, deadlineSeconds: DEADLINE, idleSeconds: IDLE, say: (line) => say(`warm-up ${line}`) }),
+        await baselinePhase(store, { k: WARMUP, concurrency: CONCURRENCY, say: (line) => say(`warm-up ${line}`) }),
+      ]
+      const perOrder = warm.map((phase) => (phase.cpuSeconds / Math.max(1, phase.ordersCreated)).toFixed(3))
+      say(`warm-up: ${warm.map((phase) => phase.ordersCreated).join(" and ")} of ${WARMUP} orders, Medusa CPU s per order ${perOrder.join(" (hosted) and ")} (system)`)
+    }
     const burst = await burstPhase(store, { k: K, deadlineSeconds: DEADLINE, idleSeconds: IDLE, say })
     const baseline = await baselinePhase(store, { k: K, concurrency: CONCURRENCY, say })
     return { profile, burst, baseline, bootSeconds }
