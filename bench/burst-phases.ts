@@ -2,7 +2,7 @@
 // (shoppers never return), then K carts completed with the system provider (the baseline).
 import pLimit from "p-limit"
 import { setTimeout as sleep } from "node:timers/promises"
-import { summarizeLogs, type LogSummary } from "./medusa-logs"
+import { commonMessages, summarizeLogs, type LogSummary } from "./medusa-logs"
 import { percentile } from "./percentiles"
 import { machineBusySeconds, namedCpuSeconds, ownCpuSeconds } from "./process-cpu"
 import { acceptedAttempts, apiCalls, notifications, transactions } from "./sandbox-records"
@@ -219,9 +219,13 @@ export async function baselinePhase(store: BenchStore, { k, concurrency, say }: 
   const cpuBefore = cpuCounters(store)
   say(`baseline: completing ${k} carts, ${concurrency} at a time`)
   const started = Date.now()
+  const refusals: string[] = []
   const durations = await inBatches(carts, concurrency, async (cartId) => {
     const t0 = Date.now()
-    await completeCart(store, cartId)
+    const { status, data } = await completeCart(store, cartId)
+    if (data.type !== "order") {
+      refusals.push(`${status} ${data.error?.message ?? data.message ?? JSON.stringify(data).slice(0, 200)}`)
+    }
     return (Date.now() - t0) / 1000
   })
   const wallSeconds = (Date.now() - started) / 1000
@@ -229,6 +233,9 @@ export async function baselinePhase(store: BenchStore, { k, concurrency, say }: 
   await sleep(2_000)
   const orders = await ordersOf(store, carts)
   say(`baseline: ${orders.length}/${k} orders after ${wallSeconds.toFixed(1)} s`)
+  for (const { count, example } of commonMessages(refusals)) {
+    say(`baseline: ${count} complete calls answered without an order: ${example}`)
+  }
   return {
     k,
     ...orderCounts(carts, orders),

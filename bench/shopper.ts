@@ -53,7 +53,7 @@ export async function startSession(store: BenchStore, cartId: string, providerId
 
 /** `POST /store/carts/{id}/complete`, as the storefront's return page does; the answer as it came. */
 export async function completeCart(store: BenchStore, cartId: string) {
-  return store.api<{ type?: string; order?: { id: string }; error?: { message?: string } }>("POST", `/store/carts/${cartId}/complete`, {}, { allowError: true })
+  return store.api<{ type?: string; message?: string; order?: { id: string }; error?: { message?: string } }>("POST", `/store/carts/${cartId}/complete`, {}, { allowError: true })
 }
 
 export const cardFields = (number: string) => ({ method: "card", cardNumber: number, cardExpiry: "12/34", cardCvc: "123" })

@@ -233,7 +233,11 @@ export async function startBenchStore(options: BenchStoreOptions): Promise<Bench
     })
     undo.push(() => pool.end())
     const sql: BenchStore["sql"] = async (text, values) => (await pool.query(text, values)).rows
-    await sql("update inventory_level set stocked_quantity = $1 where deleted_at is null", [options.stock])
+    // Medusa computes with the raw_ column of a quantity: both must change, or the seed's 1000 stays in force.
+    await sql(
+      `update inventory_level set stocked_quantity = $1, raw_stocked_quantity = jsonb_build_object('value', $2::text, 'precision', 20) where deleted_at is null`,
+      [options.stock, String(options.stock)]
+    )
 
     const logs: string[] = []
     const processes = new Map<WorkerMode, MedusaProcess>()
