@@ -19,7 +19,11 @@
  * process once: otherwise the burst, which comes first, would pay for
  * compiling core's cart completion and the baseline would not.
  *
- * Options: --k N (200), --profile (default), --warmup N (40; 0 for none), --concurrency N (the baseline's
+ * `--rounds R` repeats burst and baseline R times on the same store and
+ * judges the CPU and throughput targets on the middle round: on this 2-core
+ * machine one phase can cost a third more or less than the same phase again.
+ *
+ * Options: --k N (200), --profile (default), --warmup N (40; 0 for none), --rounds R (1), --concurrency N (the baseline's
  * completions at once; default TW_PAYMENT_COMPLETION_CONCURRENCY or 2),
  * --reconciliation on|off (off: the job's reads would count as notification
  * reads), --deadline S, --idle S (stop waiting for orders), --out FILE (JSON).
@@ -30,7 +34,7 @@ import { join } from "node:path"
 import { parseArgs } from "node:util"
 import { startPostgres } from "../scripts/postgres"
 import { baselinePhase, burstPhase } from "./burst-phases"
-import { profileReport, type ProfileResult, throughputComparison } from "./burst-report"
+import { profileReport, type ProfileResult, type Round, throughputComparison } from "./burst-report"
 import { renewalPhase } from "./renewal-phase"
 import { renewalReport, type RenewalProfileResult, renewalTargetsMet } from "./renewal-report"
 import { type Postgres, type Profile, PROFILES, requestJson, startBenchStore } from "./store"
@@ -39,6 +43,7 @@ const { values } = parseArgs({
   options: {
     k: { type: "string", default: "200" },
     warmup: { type: "string", default: "40" },
+    rounds: { type: "string", default: "1" },
     scenario: { type: "string", default: "burst" },
     profile: { type: "string", default: "default" },
     concurrency: { type: "string" },
@@ -60,6 +65,7 @@ function positive(name: string, raw: string | undefined): number {
 
 const K = positive("k", values.k)
 const WARMUP = values.warmup === "0" ? 0 : positive("warmup", values.warmup)
+const ROUNDS = positive("rounds", values.rounds)
 const CONCURRENCY = positive("concurrency", values.concurrency ?? process.env.TW_PAYMENT_COMPLETION_CONCURRENCY ?? "2")
 const DEADLINE = positive("deadline", values.deadline ?? String(120 + Math.ceil(K * 1.5)))
 const IDLE = positive("idle", values.idle)
@@ -81,15 +87,15 @@ const ADMIN = { email: "bench-admin@example.test", password: "bench-admin-passwo
 const profiles: Profile[] = values.profile === "both" ? [...PROFILES] : [values.profile as Profile]
 const started = Date.now()
 const say = (line: string) => console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`)
-const settings = `(${process.env.TW_PAYMENT_COMPLETION_CONCURRENCY ?? 2} completions at once per process${RENEWALS ? "" : `, baseline ${CONCURRENCY} at once, warm-up ${WARMUP} of each`}; reconciliation job ${values.reconciliation})`
+const settings = `(${process.env.TW_PAYMENT_COMPLETION_CONCURRENCY ?? 2} completions at once per process${RENEWALS ? "" : `, baseline ${CONCURRENCY} at once, warm-up ${WARMUP} of each${ROUNDS > 1 ? `, ${ROUNDS} rounds` : ""}`}; reconciliation job ${values.reconciliation})`
 
 async function runProfile(profile: Profile, postgres: Postgres, dir: string): Promise<ProfileResult | RenewalProfileResult> {
   const store = await startBenchStore({
     profile,
     postgres,
     dir,
-    // Warm-up, burst and baseline buy the same item; room for all and then some.
-    stock: 4 * (K + WARMUP) + 1000,
+    // Warm-up, bursts and baselines buy the same item; room for all and then some.
+    stock: 4 * (ROUNDS * K + WARMUP) + 1000,
     env: {
       TW_RECONCILIATION: values.reconciliation,
       TW_PAYMENT_COMPLETION_CONCURRENCY: String(process.env.TW_PAYMENT_COMPLETION_CONCURRENCY ?? 2),
@@ -116,9 +122,14 @@ async function runProfile(profile: Profile, postgres: Postgres, dir: string): Pr
       const perOrder = warm.map((phase) => (phase.cpuSeconds / Math.max(1, phase.ordersCreated)).toFixed(3))
       say(`warm-up: ${warm.map((phase) => phase.ordersCreated).join(" and ")} of ${WARMUP} orders, Medusa CPU s per order ${perOrder.join(" (hosted) and ")} (system)`)
     }
-    const burst = await burstPhase(store, { k: K, deadlineSeconds: DEADLINE, idleSeconds: IDLE, say })
-    const baseline = await baselinePhase(store, { k: K, concurrency: CONCURRENCY, say })
-    return { profile, burst, baseline, bootSeconds }
+    const rounds: Round[] = []
+    for (let round = 1; round <= ROUNDS; round++) {
+      const sayRound = ROUNDS > 1 ? (line: string) => say(`round ${round}: ${line}`) : say
+      const burst = await burstPhase(store, { k: K, deadlineSeconds: DEADLINE, idleSeconds: IDLE, say: sayRound })
+      const baseline = await baselinePhase(store, { k: K, concurrency: CONCURRENCY, say: sayRound })
+      rounds.push({ burst, baseline })
+    }
+    return { profile, rounds, bootSeconds }
   } finally {
     await store.stop()
   }
@@ -144,7 +155,7 @@ async function main() {
     console.log("renewals" in result ? renewalReport(result, settings) : profileReport(result, settings))
     console.log("")
   }
-  const bursts = results.filter((result): result is ProfileResult => "burst" in result)
+  const bursts = results.filter((result): result is ProfileResult => "rounds" in result)
   if (bursts.length === 2) {
     console.log(throughputComparison(bursts[1], bursts[0]))
   }
