@@ -6,6 +6,7 @@ import { commonMessages, summarizeLogs, type LogSummary } from "./medusa-logs"
 import { percentile } from "./percentiles"
 import { machineBusySeconds, namedCpuSeconds, ownCpuSeconds } from "./process-cpu"
 import { acceptedAttempts, apiCalls, notifications, transactions } from "./sandbox-records"
+import { type StatementsInPhase, statementsSince } from "./sql-statements"
 import { cardFields, completeCart, createCart, openPage, startSession, submitPage } from "./shopper"
 import { type BenchStore, HarnessError, HOSTED_PROVIDER, SYSTEM_PROVIDER } from "./store"
 
@@ -33,6 +34,8 @@ export interface PhaseResult {
   wallSeconds: number
   ordersPerSecond: number
   logs: LogSummary
+  /** SQL statements the Medusa processes ran in the phase (when PostgreSQL keeps statement stats). */
+  statements?: StatementsInPhase
   /** Seconds; burst: from the transaction's paidAt to the order's created_at; baseline: the complete call. */
   latency: { p50?: number; p95?: number }
 }
@@ -142,6 +145,7 @@ export async function burstPhase(store: BenchStore, { k, deadlineSeconds, idleSe
   const refundsBefore = await storeRefunds(store)
   const readsBefore = await apiCalls(store, "hosted", "GET /transactions/{id}")
   const logsFrom = store.logs.length
+  const statementsBefore = await store.statements?.()
   const cpuBefore = cpuCounters(store)
 
   say(`burst: paying all ${k} pages at once`)
@@ -177,6 +181,7 @@ export async function burstPhase(store: BenchStore, { k, deadlineSeconds, idleSe
   say(`burst: ${orders.length}/${k} orders after ${((finished - started) / 1000).toFixed(1)} s (${ended})`)
   // Let what the last orders set off (order.placed, the last notifications' answers) land before counting logs and reads.
   await sleep(2_000)
+  const statements = statementsBefore && statementsSince(statementsBefore, (await store.statements?.())!)
 
   const byTransaction = new Map(sessions.map((s) => [s.transactionId, s.cartId]))
   const serviceTransactions = (await transactions(store)).filter((tx) => byTransaction.has(tx.id))
@@ -204,6 +209,7 @@ export async function burstPhase(store: BenchStore, { k, deadlineSeconds, idleSe
     notificationsAccepted: acceptedAttempts(charge),
     ended,
     idleCpuPerSecond,
+    statements,
   }
 }
 
@@ -216,6 +222,7 @@ export async function baselinePhase(store: BenchStore, { k, concurrency, say }: 
   })
   const deletedBefore = await deletedOrders(store)
   const logsFrom = store.logs.length
+  const statementsBefore = await store.statements?.()
   const cpuBefore = cpuCounters(store)
   say(`baseline: completing ${k} carts, ${concurrency} at a time`)
   const started = Date.now()
@@ -231,6 +238,7 @@ export async function baselinePhase(store: BenchStore, { k, concurrency, say }: 
   const wallSeconds = (Date.now() - started) / 1000
   const cpu = cpuSince(store, cpuBefore)
   await sleep(2_000)
+  const statements = statementsBefore && statementsSince(statementsBefore, (await store.statements?.())!)
   const orders = await ordersOf(store, carts)
   say(`baseline: ${orders.length}/${k} orders after ${wallSeconds.toFixed(1)} s`)
   for (const { count, example } of commonMessages(refusals)) {
@@ -246,5 +254,6 @@ export async function baselinePhase(store: BenchStore, { k, concurrency, say }: 
     ordersPerSecond: orders.length / wallSeconds,
     logs: summarizeLogs(store.logs.slice(logsFrom)),
     latency: { p50: percentile(durations, 50), p95: percentile(durations, 95) },
+    statements,
   }
 }

@@ -70,6 +70,9 @@ function roundReport(profile: string, round: Round, label: string, settings: str
       ? Object.keys(burst.cpuByMode).map((mode) => [`  of which the ${mode} process`, fmt(burst.cpuByMode[mode], 1), fmt(baseline.cpuByMode[mode], 1), ""])
       : []),
     ["  of which idle (CPU s/s when idle × phase s)", fmt(burst.idleCpuPerSecond * burst.wallSeconds, 1), fmt(burst.idleCpuPerSecond * baseline.wallSeconds, 1), ""],
+    ...(burst.statements && baseline.statements
+      ? [["SQL statements per order", fmt(ratio(burst.statements.total, burst.ordersCreated), 1), fmt(ratio(baseline.statements.total, baseline.ordersCreated), 1), `${fmt(ratio(ratio(burst.statements.total, burst.ordersCreated), ratio(baseline.statements.total, baseline.ordersCreated)))}x`]]
+      : []),
     ["machine CPU s per order (every process)", fmt(machineCpuPerOrder(burst), 3), fmt(machineCpuPerOrder(baseline), 3), ""],
     ...(Object.keys(OTHER_PARTS) as (keyof typeof OTHER_PARTS)[]).map((part) => [
       `  of which ${OTHER_PARTS[part]}`,

