@@ -32,6 +32,7 @@ export function readsPerNotification(burst: BurstResult) {
 }
 
 const cpuPerOrder = (phase: PhaseResult) => ratio(phase.cpuSeconds, phase.ordersCreated)
+const statementsPerOrder = (phase: PhaseResult) => ratio(phase.statements?.total ?? Number.NaN, phase.ordersCreated)
 const cpuRatio = ({ burst, baseline }: Round) => ratio(cpuPerOrder(burst), cpuPerOrder(baseline))
 /** The middle value (nearest rank): one phase on this machine can cost a third more or less than the same phase run again. */
 const middle = (values: number[]) => percentile(values, 50) ?? Number.NaN
@@ -71,7 +72,7 @@ function roundReport(profile: string, round: Round, label: string, settings: str
       : []),
     ["  of which idle (CPU s/s when idle × phase s)", fmt(burst.idleCpuPerSecond * burst.wallSeconds, 1), fmt(burst.idleCpuPerSecond * baseline.wallSeconds, 1), ""],
     ...(burst.statements && baseline.statements
-      ? [["SQL statements per order", fmt(ratio(burst.statements.total, burst.ordersCreated), 1), fmt(ratio(baseline.statements.total, baseline.ordersCreated), 1), `${fmt(ratio(ratio(burst.statements.total, burst.ordersCreated), ratio(baseline.statements.total, baseline.ordersCreated)))}x`]]
+      ? [["SQL statements per order", fmt(statementsPerOrder(burst), 1), fmt(statementsPerOrder(baseline), 1), `${fmt(ratio(statementsPerOrder(burst), statementsPerOrder(baseline)))}x`]]
       : []),
     ["machine CPU s per order (every process)", fmt(machineCpuPerOrder(burst), 3), fmt(machineCpuPerOrder(baseline), 3), ""],
     ...(Object.keys(OTHER_PARTS) as (keyof typeof OTHER_PARTS)[]).map((part) => [
