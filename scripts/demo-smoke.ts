@@ -89,14 +89,21 @@ async function checkStorefront(browser: Browser, url: string) {
   }
   const page = await browser.newPage()
   try {
-    await page.goto(url)
-    await page.waitForSelector("body[data-ready]")
-    const titles = await page.locator('[data-testid="product-card"] h2').allTextContents()
-    for (const seeded of SEEDED_PRODUCTS) {
-      if (!titles.includes(seeded)) {
-        fail(`the storefront lists ${JSON.stringify(titles)}, not the seeded "${seeded}"`)
+    // Drawn twice at most: a store request lost once on its way leaves the page's error line instead of
+    // the list (seen once in CI); the line is printed, so a lasting failure says what the page said.
+    let missing: string[] = []
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      await page.goto(url)
+      await page.waitForSelector("body[data-ready]")
+      const titles = await page.locator('[data-testid="product-card"] h2').allTextContents()
+      missing = SEEDED_PRODUCTS.filter((seeded) => !titles.includes(seeded))
+      if (!missing.length) {
+        return
       }
+      const status = (await page.locator("#products-status").textContent())?.trim()
+      console.log(`[demo-smoke] storefront draw ${attempt} lists ${JSON.stringify(titles)}${status ? ` and says "${status}"` : ""}`)
     }
+    fail(`the storefront does not list the seeded ${JSON.stringify(missing)}`)
   } finally {
     await page.close()
   }
