@@ -90,7 +90,7 @@ async function checkStorefront(browser: Browser, url: string) {
   const page = await browser.newPage()
   try {
     // Drawn twice at most: a store request lost once on its way leaves the page's error line instead of
-    // the list (seen once in CI); the line is printed, so a lasting failure says what the page said.
+    // the list (seen once in a .ci/run); the line is printed, so a lasting failure says what the page said.
     let missing: string[] = []
     for (let attempt = 1; attempt <= 2; attempt++) {
       await page.goto(url)
