@@ -3,6 +3,7 @@ import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import seedDemo from "../../scripts/demo/seed"
 import reconcileTwPayments from "../../src/jobs/reconcile-tw-payments"
 import {
+  adminToken,
   capturedOrder,
   card,
   completeCart,
@@ -11,12 +12,14 @@ import {
   orderOfCart,
   payPage,
   PROVIDER_ID,
+  settle,
   startPayment,
   SUCCESS_CARD,
   useSandbox,
   waitFor,
   type Store,
 } from "../helpers/hosted-store"
+import { watchStore } from "../helpers/settle"
 import { storeTestRunner } from "../helpers/store-runner"
 
 jest.setTimeout(180_000)
@@ -137,6 +140,77 @@ storeTestRunner({
       expect(stored.data).toMatchObject({ status: refunded.status, refundAmount: session.data.amount })
       expect(["refunding", "refunded"]).toContain(refunded.status)
       expect(await reservedQuantity(inventoryItemId)).toBe(0)
+    })
+
+    it("money given back never becomes a captured order: the refunded cart's completion is refused once stock is back (I2)", async () => {
+      const { cartId, inventoryItemId } = await stockedCart(1)
+      const { session } = await startPayment(api, store, cartId, {}, PROVIDER_ID)
+      const inventory = getContainer().resolve(Modules.INVENTORY)
+      const setStock = async (quantity: number) => {
+        const levels = await inventory.listInventoryLevels({ inventory_item_id: inventoryItemId })
+        await inventory.updateInventoryLevels(levels.map((level) => ({ inventory_item_id: inventoryItemId, location_id: level.location_id, stocked_quantity: quantity })))
+      }
+      await setStock(0)
+      await payPage(session.data.checkoutUrl, card(SUCCESS_CARD))
+      await waitFor(async () => (await control(env.sandbox, "GET", `/transactions/${session.data.transactionId}`)).refundAmount, "the refund of the payment the store cannot fulfil")
+
+      // The merchant restocks within the sealed read's lifetime; the shopper comes back and completes.
+      await setStock(5)
+      const completed = await completeCart(api, store, cartId)
+      expect(completed.data.type).not.toBe("order")
+      expect(await orderOfCart(getContainer(), cartId)).toBeUndefined()
+      const payments = getContainer().resolve(Modules.PAYMENT)
+      const [stored] = await payments.listPaymentSessions({ id: session.id }, { relations: ["payment"] })
+      expect(stored.payment ?? null).toBeNull()
+      expect(stored.data?.attestation ?? null).toBeNull()
+      expect((await control(env.sandbox, "GET", `/transactions/${session.data.transactionId}`)).status).toBe("refunded")
+    })
+
+    it("a subscription whose first order cannot be placed (out of stock) is refunded and ended at the service too: no later period is charged (I3)", async () => {
+      const container = getContainer()
+      watchStore(container, env.sandbox)
+      const admin = await adminToken(api, container)
+      const { cartId, inventoryItemId } = await stockedCart(1)
+      const { data: cart } = await api.get(`/store/carts/${cartId}`, { headers: store.headers })
+      const variantId: string = cart.cart.items[0].variant_id
+      const { data: plan } = await api.post(`/admin/product-variants/${variantId}/tw-subscription-plans`, { title: "Monthly tea", kind: "monthly" }, { headers: admin })
+
+      // The cart becomes a logged-in customer's, who starts the subscription checkout.
+      const email = "stock-sub@example.test"
+      const password = "customer-password-1"
+      const { data: registered } = await api.post("/auth/customer/emailpass/register", { email, password })
+      await api.post("/store/customers", { email, first_name: "Mei", last_name: "Lin" }, { headers: { ...store.headers, authorization: `Bearer ${registered.token}` } })
+      const { data: login } = await api.post("/auth/customer/emailpass", { email, password })
+      const headers = { ...store.headers, authorization: `Bearer ${login.token}` }
+      await api.post(`/store/carts/${cartId}/customer`, {}, { headers })
+      const { data: started } = await api.post(`/store/carts/${cartId}/tw-subscription`, { plan_id: plan.plan.id }, { headers })
+      const sessionId: string = started.payment_session.id
+
+      const inventory = container.resolve(Modules.INVENTORY)
+      const levels = await inventory.listInventoryLevels({ inventory_item_id: inventoryItemId })
+      await inventory.updateInventoryLevels(levels.map((level) => ({ inventory_item_id: inventoryItemId, location_id: level.location_id, stocked_quantity: 0 })))
+      await payPage(started.payment_session.data.checkoutUrl, card(SUCCESS_CARD))
+
+      const serviceSubscriptions = async () => {
+        const { transactions } = await control(env.sandbox, "GET", `/transactions?orderId=${sessionId}`)
+        const hids = new Set((transactions as Array<{ subscriptionId?: string }>).map((t) => t.subscriptionId).filter(Boolean))
+        return ((await control(env.sandbox, "GET", "/subscriptions")).subscriptions as Array<{ id: string; status: string }>).filter((s) => hids.has(s.id))
+      }
+      await waitFor(async () => (await control(env.sandbox, "GET", `/transactions/${started.payment_session.data.transactionId}`)).status === "refunded", "period 1 refunded")
+      const ended = await waitFor(async () => {
+        const subs = await serviceSubscriptions()
+        return subs.length === 1 && subs[0].status === "cancelled" ? subs : undefined
+      }, "the service's subscription cancelled")
+      expect(ended).toHaveLength(1)
+      const { data: mine } = await api.get(`/store/customers/me/tw-subscriptions/${started.subscription.id}`, { headers })
+      expect(mine.subscription).toMatchObject({ status: "cancelled", first_order_id: null })
+      expect(await orderOfCart(container, cartId)).toBeUndefined()
+
+      // A month on: nothing more is charged.
+      await control(env.sandbox, "POST", "/clock/advance", { seconds: 32 * 24 * 3600 })
+      await settle()
+      const { transactions } = await control(env.sandbox, "GET", `/transactions?orderId=${sessionId}`)
+      expect((transactions as Array<{ status: string }>).map((t) => t.status)).toEqual(["refunded"])
     })
   },
 })

@@ -408,5 +408,47 @@ medusaIntegrationTestRunner({
       expect(await detail(subscriptionId)).toMatchObject({ periods_charged: 2 })
       expect(await renewalOrders(subscriptionId)).toHaveLength(1)
     })
+
+    /** The service's subscriptions opened by one checkout session (its periods carry the session as `orderId`). */
+    async function serviceSubscriptionsOf(sessionId: string) {
+      const { transactions } = await control(env.sandbox, "GET", `/transactions?orderId=${sessionId}`)
+      const hids = new Set((transactions as Array<{ subscriptionId?: string }>).map((t) => t.subscriptionId).filter(Boolean))
+      const { subscriptions } = await control(env.sandbox, "GET", "/subscriptions")
+      return (subscriptions as Array<{ id: string; status: string }>).filter((s) => hids.has(s.id))
+    }
+
+    it("a subscription cancelled before its page is paid never charges: the late payment is refunded, its service subscription cancelled, the cart not completed (I3)", async () => {
+      const { variantId, planId } = await productWithPlan({ title: "Monthly", kind: "monthly" })
+      const headers = await customer("cancel-pending@example.test")
+      const { data: created } = await api.post("/store/carts", { region_id: store.regionId }, { headers })
+      const cartId: string = created.cart.id
+      await api.post(`/store/carts/${cartId}/line-items`, { variant_id: variantId, quantity: 1 }, { headers })
+      const { data } = await api.post(`/store/carts/${cartId}/tw-subscription`, { plan_id: planId }, { headers })
+      const subscriptionId: string = data.subscription.id
+      const session = data.payment_session as { id: string; data: { checkoutUrl: string; transactionId: string } }
+
+      const { data: cancelled } = await api.post(`/store/customers/me/tw-subscriptions/${subscriptionId}/cancel`, {}, { headers })
+      expect(cancelled.subscription.status).toBe("cancelled")
+      // The page stays payable at the service (it cannot be voided): the shopper pays it anyway.
+      await payPage(session.data.checkoutUrl, card(SUCCESS_CARD))
+      await settle()
+      const completion = await api.post(`/store/carts/${cartId}/complete`, {}, { headers }).catch((e: { response: unknown }) => e.response)
+      expect(completion.data?.type).not.toBe("order")
+      expect(await orderOfCart(getContainer(), cartId)).toBeUndefined()
+
+      await waitFor(async () => (await control(env.sandbox, "GET", `/transactions/${session.data.transactionId}`)).status === "refunded", "the page's payment refunded")
+      const atService = await waitFor(async () => {
+        const subs = await serviceSubscriptionsOf(session.id)
+        return subs.length && subs.every((s) => s.status === "cancelled") ? subs : undefined
+      }, "the service's subscription cancelled")
+      expect(atService).toHaveLength(1)
+      expect(await detail(subscriptionId)).toMatchObject({ status: "cancelled", first_order_id: null })
+
+      // A month on, nothing is charged.
+      await advanceDays(MONTH)
+      const { transactions } = await control(env.sandbox, "GET", `/transactions?orderId=${session.id}`)
+      expect((transactions as Array<{ status: string }>).map((t) => t.status)).toEqual(["refunded"])
+      expect(await renewalOrders(subscriptionId)).toHaveLength(0)
+    })
   },
 })

@@ -34,14 +34,15 @@ export default async function reconcileTwSubscriptions(container: MedusaContaine
     }
     const budget = Math.max(1, Math.floor(provider.reconciliation.maxPerRun / READS_PER_RUN))
     const now = new Date()
+    // A cancelled row with a next charge is one whose service subscription still charged at the last read (I3).
     const due = await module.listTwSubscriptions(
-      { provider_key: provider.key, status: LIVE, next_charge_at: { $lte: now } },
+      { provider_key: provider.key, status: [...LIVE, "cancelled"], next_charge_at: { $lte: now } },
       { take: budget, order: { next_charge_at: "ASC" }, select: ["id"] }
     )
     const stale = await module.listTwSubscriptions(
       {
         provider_key: provider.key,
-        $or: [{ status: LIVE }, { status: "pending", payment_session_id: { $ne: null }, created_at: { $gte: new Date(now.getTime() - PENDING_FOR_MS) } }],
+        $or: [{ status: LIVE }, { status: "cancelled", next_charge_at: { $ne: null } }, { status: "pending", payment_session_id: { $ne: null }, created_at: { $gte: new Date(now.getTime() - PENDING_FOR_MS) } }],
       },
       { take: budget, order: { updated_at: "ASC" }, select: ["id"] }
     )

@@ -86,7 +86,7 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
     // Subscriptions and renewals only from the plugin's own code: sealed terms in the context (subscription-session.ts).
     const renewal = openRenewalTerms(this.api_.attestor, context as Record<string, unknown> | undefined)
     if (renewal) {
-      return this.initiateRenewal(twd, parseStorefrontData(data).session_id, renewal)
+      return this.initiateRenewal(twd, parseStorefrontData(data), renewal)
     }
     const terms = openSubscriptionTerms(this.api_.attestor, context as Record<string, unknown> | undefined)
     const input = parseStorefrontData(data)
@@ -159,8 +159,9 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
   /** The service captures when it charges: capturing only confirms the money is there. */
   async capturePayment({ data }: CapturePaymentInput): Promise<CapturePaymentOutput> {
     const tx = await this.retrieveChecked(readSessionData(data))
-    if (!PAID.has(tx.status) && !tx.refundAmount) {
-      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Cannot capture: transaction ${tx.transactionHid} is ${tx.status}, not paid.`)
+    // Money already returned (in part or in full) is not the service's to hold for this payment any more.
+    if (!PAID.has(tx.status) || tx.refundAmount) {
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Cannot capture: transaction ${tx.transactionHid} is ${tx.status}${tx.refundAmount ? ` with ${tx.refundAmount} TWD refunded` : ""}, not paid.`)
     }
     return { data: this.withFacts(data, tx) }
   }
@@ -270,7 +271,15 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
     terms: SubscriptionTerms,
     customer: PaymentCustomerDTO | undefined
   ): Promise<InitiatePaymentOutput> {
-    const opened = await openSubscriptionCheckout(this.subscriptionDeps(), { sessionId: input.session_id, amount, terms, customer, returnPath: input.return_path, invoice: input.invoice })
+    const opened = await openSubscriptionCheckout(this.subscriptionDeps(), {
+      sessionId: input.session_id,
+      amount,
+      terms,
+      customer,
+      returnPath: input.return_path,
+      invoice: input.invoice,
+      lines: input.lines,
+    })
     const sessionData: HostedSessionData = {
       ...freshSessionData,
       session_id: input.session_id,
@@ -281,6 +290,7 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
       amount,
       status: "initiated",
       subscription: opened.subscription,
+      ...(opened.invoiceLines ? { invoiceLines: opened.invoiceLines } : {}),
     }
     return { id: opened.transactionId, status: PaymentSessionStatus.REQUIRES_MORE, data: { ...sessionData } }
   }
@@ -302,8 +312,11 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
    * A renewal order's payment: the period the service already charged, as the
    * subscription workflow's sealed read says (no read here), sealed again for
    * the session, so the authorization that follows does not read either.
+   * With e-invoices on, the period was invoiced on its checkout's lines, which
+   * the renewal workflow passes as `lines`: a refund's allowances share them out.
    */
-  protected initiateRenewal(amount: number, sessionId: string, terms: RenewalTerms): InitiatePaymentOutput {
+  protected initiateRenewal(amount: number, input: StorefrontData, terms: RenewalTerms): InitiatePaymentOutput {
+    const sessionId = input.session_id
     const read = renewalPayment(terms, amount)
     const sessionData: HostedSessionData = {
       ...freshSessionData,
@@ -320,6 +333,7 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
       customId: terms.custom_id,
       subscription: { id: terms.subscription_id, kind: terms.kind, checkoutId: read.transaction_id, startDate: null, firstChargeLater: false, period: terms.period },
       attestation: this.api_.attestor.seal({ sessionId, serviceId: read.transaction_id, amount, status: read.status }),
+      ...(this.options_.einvoice ? { invoiceLines: invoiceLines(input.lines ?? [], amount, (rest) => this.api_.productLine(rest)) } : {}),
     }
     return { id: read.transaction_id, status: PaymentSessionStatus.PENDING, data: { ...sessionData } }
   }

@@ -6,7 +6,7 @@ import pLimit from "p-limit"
 import { setTimeout as sleep } from "node:timers/promises"
 import { untrusted } from "../../lib/log"
 import type { PaymentObservation } from "../../providers/core/payment-api"
-import { pluginProvider } from "../plugin-providers"
+import { returnUnfulfillablePayment } from "./return-unfulfillable-payment"
 
 /**
  * Cart completions the pipeline runs at once in this process. A flash sale
@@ -35,6 +35,7 @@ function cannotFulfil(error: { message?: string; code?: string; type?: string } 
 
 export interface CompletePaidCartInput {
   cartId: string
+  sessionId: string
   provider: string
   observation: PaymentObservation
 }
@@ -55,7 +56,7 @@ async function placedOrder(container: MedusaContainer, cartId: string): Promise<
  * completion counts as done. Only when the store cannot fulfil the cart at
  * all (out of stock) is the money returned.
  */
-export const completePaidCartStep = createStep("complete-tw-paid-cart", async ({ cartId, provider, observation }: CompletePaidCartInput, { container }) => {
+export const completePaidCartStep = createStep("complete-tw-paid-cart", async ({ cartId, sessionId, provider, observation }: CompletePaidCartInput, { container }) => {
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
   const orderId = await completions(async () => {
     let lastError = "unknown error"
@@ -73,7 +74,7 @@ export const completePaidCartStep = createStep("complete-tw-paid-cart", async ({
       logger.warn(`medusa-payment-tw: completing paid cart ${cartId} failed (attempt ${attempt + 1}): ${untrusted(lastError, 200)}`)
       if (cannotFulfil(error)) {
         if (observation.paid) {
-          await pluginProvider(container, provider)?.api.refundOrphan(observation, `the store could not place the order of cart ${cartId} (${lastError})`)
+          await returnUnfulfillablePayment(container, { cartId, sessionId, provider, observation, why: `the store could not place the order of cart ${cartId} (${lastError})` })
         }
         return undefined
       }

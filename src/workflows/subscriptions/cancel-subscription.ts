@@ -1,8 +1,6 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { MedusaError, Modules } from "@medusajs/framework/utils"
-import { InvalidRequestError, PaymentServiceError, UnknownOutcomeError } from "../../lib/http"
-import { toMedusaError } from "../../providers/core/errors"
-import { hostedApi } from "./hosted-api"
+import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
+import { cancelAtService } from "./cancel-at-service"
 import { subscriptionModule } from "./renewal-order"
 import { syncSubscription } from "./sync-subscription"
 
@@ -41,6 +39,8 @@ export async function cancelSubscription(container: MedusaContainer, subscriptio
           MedusaError.Types.NOT_ALLOWED,
           `The payment service has not yet told the store the number of subscription ${current.id}; nothing was changed. Try again in a minute.`
         )
+      } else {
+        await releaseCheckout(container, current)
       }
       await module.updateTwSubscriptions({
         id: current.id,
@@ -55,28 +55,33 @@ export async function cancelSubscription(container: MedusaContainer, subscriptio
   return module.retrieveTwSubscription(subscriptionId)
 }
 
-async function cancelAtService(container: MedusaContainer, providerKey: string, hid: string, reason: string | undefined) {
-  const api = hostedApi(container, providerKey)
-  try {
-    await api.client.subscriptions.cancel(hid, reason ? { reason } : {})
-  } catch (error) {
-    if (error instanceof InvalidRequestError && error.code === "V0002") {
-      const now = await api.client.subscriptions.retrieve(hid).catch(() => undefined)
-      throw new MedusaError(
-        MedusaError.Types.NOT_ALLOWED,
-        now?.status === "active" || now?.status === "retrying" || now?.status === "trialing"
-          ? `The payment service cannot cancel subscription ${hid} right now: a charge is in progress. Nothing was changed; try again in a minute.`
-          : `The payment service cannot cancel subscription ${hid}: it is ${now?.status ?? "no longer cancellable"} (already cancelled, completed or stopped). Nothing was changed in the store; it is brought up to date at the next reconciliation.`
-      )
-    }
-    if (error instanceof UnknownOutcomeError || (error instanceof PaymentServiceError && error.retryable)) {
-      // No idempotency: read before deciding, never send again blindly.
-      const now = await api.client.subscriptions.retrieve(hid).catch(() => undefined)
-      if (now?.status === "cancelled") {
-        return
-      }
-      throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `The cancellation of subscription ${hid} got no clear answer and it is still ${now?.status ?? "unknown"}; nothing was changed. Try again.`)
-    }
-    throw toMedusaError(`Cancelling subscription ${hid}`, error)
+/**
+ * A checkout not yet paid cannot be cancelled at the service (`V0002`) and
+ * its page stays payable: the store drops the checkout's payment session, so
+ * the cart cannot be completed with it and a page paid later is an orphan
+ * (refunded; the subscription it started is cancelled by the next sync).
+ * Under the cart's lock, so no completion is half-way; a first order placed
+ * meanwhile means the subscription has started after all.
+ */
+async function releaseCheckout(container: MedusaContainer, row: { id: string; cart_id: string; payment_session_id: string | null }) {
+  if (!row.payment_session_id) {
+    return
   }
+  const sessionId = row.payment_session_id
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  await container.resolve(Modules.LOCKING).execute(
+    row.cart_id,
+    async () => {
+      const { data: placed } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: row.cart_id } })
+      if (placed.length) {
+        throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Subscription ${row.id} has just started (its first order was placed); nothing was changed. Try again in a minute.`)
+      }
+      const payments = container.resolve(Modules.PAYMENT)
+      const [session] = await payments.listPaymentSessions({ id: sessionId }, { select: ["id"] })
+      if (session) {
+        await payments.deletePaymentSession(sessionId)
+      }
+    },
+    { timeout: 30 }
+  )
 }

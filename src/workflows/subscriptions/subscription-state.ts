@@ -28,6 +28,8 @@ export interface ObservedPeriod {
   amount: number
   attempts: number
   paidAt?: string
+  /** Some of its money was already returned (a refund counts the period, never a second one). */
+  refunded?: boolean
 }
 
 export interface SubscriptionObservation {
@@ -84,6 +86,7 @@ export function observeSubscription(amount: number, transactions: readonly Trans
         amount: tx.amount,
         attempts: attempts + 1,
         paidAt: tx.paidAt,
+        refunded: !!tx.refundAmount || tx.status.startsWith("refund"),
       })
       attempts = 0
       lastFailed = undefined
@@ -125,6 +128,8 @@ export interface StoredSubscription {
   firstOrder?: { id: string; status: string; paid: boolean }
   /** Periods that already have their order. */
   ordered: ReadonlySet<number>
+  /** When the store ended the subscription (cancelled by the customer or the merchant, or its first order could not be placed). */
+  endedAt?: Date
 }
 
 export type SubscriptionAction =
@@ -134,6 +139,13 @@ export type SubscriptionAction =
   | { kind: "cancel-first-order" }
   /** A paid period after the first: place its renewal order. */
   | { kind: "renewal-order"; period: ObservedPeriod }
+  /** The store ended the subscription but the service's still charges: cancel it there. */
+  | { kind: "cancel-at-service" }
+  /** Money taken for a subscription the store had ended, with no order to show for it: give it back. */
+  | { kind: "refund-period"; period: ObservedPeriod }
+
+/** Service states in which the subscription can still charge. */
+const CHARGING = new Set<SubscriptionStatus>(["pending_first_charge", "active", "retrying"])
 
 /**
  * What to do in the store. Period 1 is the first order, placed by the
@@ -143,22 +155,35 @@ export type SubscriptionAction =
 export function subscriptionActions(observed: SubscriptionObservation, stored: StoredSubscription): SubscriptionAction[] {
   const actions: SubscriptionAction[] = []
   const first = observed.periods.find((p) => p.period === 1)
+  const ended = stored.endedAt
+  if (ended && CHARGING.has(observed.status)) {
+    actions.push({ kind: "cancel-at-service" })
+  }
   if (stored.firstChargeLater && stored.firstOrder && stored.firstOrder.status !== "canceled") {
-    if (first?.status === "paid" && !stored.firstOrder.paid) {
+    if (first?.status === "paid" && !stored.firstOrder.paid && !ended) {
       actions.push({ kind: "capture-first-order", period: first })
-    } else if (!first || first.status !== "paid") {
-      const over = observed.status === "stopped" || observed.status === "cancelled"
+    } else if (!first || first.status !== "paid" || ended) {
+      const over = observed.status === "stopped" || observed.status === "cancelled" || !!ended
       if (over && !stored.firstOrder.paid) {
         actions.push({ kind: "cancel-first-order" })
       }
     }
   }
-  // Renewals only once the first order exists: they copy it.
-  if (stored.firstOrder) {
-    for (const period of observed.periods) {
-      if (period.period > 1 && period.status === "paid" && !stored.ordered.has(period.period)) {
-        actions.push({ kind: "renewal-order", period })
-      }
+  // A period paid before the store ended the subscription is still owed its order; one paid after is returned.
+  const owed = (period: ObservedPeriod) => !ended || (Date.parse(period.paidAt ?? "") || Infinity) <= ended.getTime()
+  for (const period of observed.periods) {
+    if (period.status !== "paid" || period.refunded) {
+      continue
+    }
+    const ordered = period.period === 1 ? !!stored.firstOrder?.paid || (!!stored.firstOrder && !stored.firstChargeLater) : stored.ordered.has(period.period)
+    if (ordered) {
+      continue
+    }
+    // Renewals only once the first order exists: they copy it.
+    if (period.period > 1 && stored.firstOrder && stored.firstOrder.status !== "canceled" && owed(period)) {
+      actions.push({ kind: "renewal-order", period })
+    } else if (ended && (period.period > 1 || !stored.firstOrder || stored.firstOrder.status === "canceled")) {
+      actions.push({ kind: "refund-period", period })
     }
   }
   return actions

@@ -7,6 +7,8 @@ import type { PeriodStatus } from "../../modules/tw-subscription/models/period"
 import type { SubscriptionStatus } from "../../modules/tw-subscription/models/subscription"
 import { awaitsFirstCharge, sessionSubscription } from "../../providers/hosted-checkout/subscription-session"
 import { processTwPaymentWorkflow } from "../process-tw-payment"
+import type { HostedCheckoutApi } from "../../providers/hosted-checkout/api"
+import { cancelAtService } from "./cancel-at-service"
 import { hostedApi } from "./hosted-api"
 import { createRenewalOrder, linkOrder, loadFirstOrder, payRenewalOrder, subscriptionModule } from "./renewal-order"
 import { readService } from "./service-read"
@@ -82,14 +84,19 @@ async function syncLocked(container: MedusaContainer, input: SyncInput): Promise
   const firstChargeLater = !!fromCheckout?.firstChargeLater
   let firstOrder = await orderOfCart(container, row.cart_id)
 
-  // The checkout was paid (or the card bound) but the shopper never came back: place the first order.
-  if (!firstOrder && (observed.periods.some((p) => p.status === "paid") || observed.status === "pending_first_charge")) {
+  // The checkout was paid (or the card bound) but the shopper never came back: place the first order,
+  // unless the store ended the subscription first (its money is returned below).
+  let current: Pick<Row, "status" | "cancelled_at" | "cancel_reason"> = row
+  if (!firstOrder && current.status !== "cancelled" && (observed.periods.some((p) => p.status === "paid") || observed.status === "pending_first_charge")) {
     await placeFirstOrder(container, row, data)
     firstOrder = await orderOfCart(container, row.cart_id)
+    // A first order the store could not place (out of stock) ends the subscription.
+    current = await module.retrieveTwSubscription(row.id, { select: ["status", "cancelled_at", "cancel_reason"] })
   }
 
-  // Local cancellation is final (the service agreed when it was made); a stale read does not undo it.
-  const status = row.status === "cancelled" ? "cancelled" : observed.status
+  // Local cancellation is final: a stale read does not undo it, and the service is brought in line below.
+  const ended = current.status === "cancelled"
+  const status = ended ? "cancelled" : observed.status
   await module.updateTwSubscriptions({
     id: row.id,
     status,
@@ -98,7 +105,7 @@ async function syncLocked(container: MedusaContainer, input: SyncInput): Promise
     next_charge_at: observed.nextChargeAt,
     card_last4: observed.cardLast4,
     first_order_id: firstOrder?.id ?? row.first_order_id,
-    ...(status === "cancelled" && !row.cancelled_at ? { cancelled_at: observed.cancelledAt ?? new Date(), cancel_reason: row.cancel_reason ?? observed.cancelReason } : {}),
+    ...(status === "cancelled" && !current.cancelled_at ? { cancelled_at: observed.cancelledAt ?? new Date(), cancel_reason: current.cancel_reason ?? observed.cancelReason } : {}),
     synced_at: new Date(),
   })
   if (firstOrder && !row.first_order_id) {
@@ -111,6 +118,7 @@ async function syncLocked(container: MedusaContainer, input: SyncInput): Promise
     firstChargeLater,
     firstOrder,
     ordered: new Set(stored.filter((p) => p.order_id && p.order_paid).map((p) => p.period)),
+    endedAt: ended ? (current.cancelled_at ?? new Date()) : undefined,
   })
   for (const action of actions) {
     try {
@@ -119,7 +127,15 @@ async function syncLocked(container: MedusaContainer, input: SyncInput): Promise
         await module.updateTwSubscriptionPeriods({ id: periodId(stored, 1), order_id: firstOrder!.id, order_paid: true })
       } else if (action.kind === "cancel-first-order") {
         await cancelOrderWorkflow(container).run({ input: { order_id: firstOrder!.id } })
-        logger.info(`medusa-payment-tw: cancelled order ${firstOrder!.id}: the first charge of subscription ${row.id} failed`)
+        logger.info(`medusa-payment-tw: cancelled order ${firstOrder!.id}: the first charge of subscription ${row.id} failed or the subscription ended`)
+      } else if (action.kind === "cancel-at-service") {
+        const hid = read.hid ?? known.service_subscription_id
+        if (hid) {
+          await cancelAtService(container, row.provider_key, hid, current.cancel_reason ?? undefined)
+          logger.warn(`medusa-payment-tw: cancelled subscription ${hid} at the service: ${row.id} had ended in the store`)
+        }
+      } else if (action.kind === "refund-period") {
+        await refundPeriod(api, action.period, `subscription ${row.id} had ended in the store`)
       } else {
         const tx = read.transactions.find((t) => t.id === action.period.transactionId)!
         const placed = await renewal(container, row, stored, firstOrder!.id, action.period, tx)
@@ -128,12 +144,20 @@ async function syncLocked(container: MedusaContainer, input: SyncInput): Promise
         }
       }
     } catch (error) {
-      const period = action.kind === "cancel-first-order" ? 1 : action.period.period
+      const period = "period" in action ? action.period.period : 1
       result.failed.push(period)
       logger.error(`medusa-payment-tw: period ${period} of subscription ${row.id} not settled yet: ${untrusted((error as Error).message, 300)}`)
     }
   }
   return { ...result, status }
+}
+
+/** Money of a period nothing in the store stands for: returned, from a fresh read (never twice: the read shows a refund). */
+async function refundPeriod(api: HostedCheckoutApi, period: ObservedPeriod, why: string) {
+  const observation = await api.observe(period.transactionId)
+  if (observation?.paid) {
+    await api.refundOrphan(observation, why)
+  }
 }
 
 const periodId = (stored: Array<{ id: string; period: number }>, period: number) => stored.find((p) => p.period === period)!.id

@@ -95,4 +95,42 @@ describe("subscriptionActions: one order per paid period", () => {
     expect(subscriptionActions(observeSubscription(500, [tx("failed")], service("retrying")), awaiting)).toEqual([])
     expect(subscriptionActions(observeSubscription(500, [], service("trialing")), awaiting)).toEqual([])
   })
+
+  describe("a subscription the store ended (I3)", () => {
+    const endedAt = new Date(Date.UTC(2027, 0, 1))
+    const before = (changes: Partial<Transaction> = {}) => tx("charged", { paidAt: new Date(endedAt.getTime() - 1000).toISOString(), ...changes })
+    const after = (changes: Partial<Transaction> = {}) => tx("charged", { paidAt: new Date(endedAt.getTime() + 1000).toISOString(), ...changes })
+
+    it("still charging at the service: cancelled there", () => {
+      for (const status of ["active", "retrying", "trialing"] as const) {
+        expect(subscriptionActions(observeSubscription(500, [before()], service(status)), stored({ endedAt }))).toContainEqual({ kind: "cancel-at-service" })
+      }
+      for (const status of ["cancelled", "completed", "error"] as const) {
+        expect(subscriptionActions(observeSubscription(500, [before()], service(status)), stored({ endedAt }))).toEqual([])
+      }
+    })
+
+    it("cancelled before its page was paid: the page's money is returned, no order placed", () => {
+      const actions = subscriptionActions(observeSubscription(500, [after()], service("active")), stored({ endedAt, firstOrder: undefined, ordered: new Set() }))
+      expect(actions).toEqual([{ kind: "cancel-at-service" }, { kind: "refund-period", period: expect.objectContaining({ period: 1 }) }])
+    })
+
+    it("a period paid before the end still gets its renewal order; one that slipped through after it is refunded; a refunded one is left alone", () => {
+      const actions = subscriptionActions(observeSubscription(500, [before(), before(), after(), after({ status: "refunded", refundAmount: 500 })], service("cancelled")), stored({ endedAt }))
+      expect(actions).toEqual([
+        { kind: "renewal-order", period: expect.objectContaining({ period: 2 }) },
+        { kind: "refund-period", period: expect.objectContaining({ period: 3 }) },
+      ])
+    })
+
+    it("a later first charge that was ended: the awaiting order is cancelled, and once it is, period 1 is refunded", () => {
+      const awaiting = stored({ kind: "scheduled", firstChargeLater: true, firstOrder: { id: "order_1", status: "pending", paid: false }, ordered: new Set(), endedAt })
+      const read = observeSubscription(500, [after()], service("active"))
+      expect(subscriptionActions(read, awaiting)).toEqual([{ kind: "cancel-at-service" }, { kind: "cancel-first-order" }])
+      expect(subscriptionActions(read, { ...awaiting, firstOrder: { id: "order_1", status: "canceled", paid: false } })).toEqual([
+        { kind: "cancel-at-service" },
+        { kind: "refund-period", period: expect.objectContaining({ period: 1 }) },
+      ])
+    })
+  })
 })
