@@ -25,5 +25,16 @@ export default tseslint.config(
   {
     files: ["src/admin/**/*.{ts,tsx}"],
     languageOptions: { parserOptions: { projectService: false, project: "./src/admin/tsconfig.json" } },
+    // The admin bundle runs in the browser: what it shares with the server comes from src/shared only.
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["**/providers/**", "**/workflows/**", "**/modules/**", "**/api/**", "**/subscribers/**", "**/jobs/**", "**/cli/**"], message: "Server code stays out of the admin bundle; share it through src/shared." }] },
+      ],
+    },
+  },
+  {
+    files: ["src/shared/**/*.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [{ group: ["@medusajs/*", "../*"], message: "src/shared is imported by the admin and the storefront: Medusa-free and self-contained." }] }] },
   }
 )

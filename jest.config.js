@@ -14,9 +14,11 @@ const suites = {
   http: ["<rootDir>/integration-tests/http/**/*.spec.ts"],
   production: ["<rootDir>/integration-tests/production/**/*.spec.ts"],
   browser: ["<rootDir>/integration-tests/browser/**/*.spec.ts"],
+  // The model-based money test (docs/testing.md): not in `npm test`'s default list; `npm run money-model`.
+  model: ["<rootDir>/integration-tests/model/**/*.spec.ts"],
 }
 const type = process.env.TEST_TYPE || "unit"
-const needsDatabase = type === "modules" || type === "http" || type === "production" || type === "browser"
+const needsDatabase = ["modules", "http", "production", "browser", "model"].includes(type)
 
 module.exports = {
   transform: {
@@ -28,14 +30,14 @@ module.exports = {
   moduleNameMapper: { "^medusa-payment-tw-sandbox$": "<rootDir>/packages/sandbox/src/index.ts" },
   modulePathIgnorePatterns: ["dist/", "<rootDir>/.medusa/"],
   testMatch: suites[type],
-  testTimeout: needsDatabase ? 180_000 : 30_000,
+  testTimeout: type === "model" ? 4 * 3600_000 : needsDatabase ? 180_000 : 30_000,
   // Medusa's MikroORM metadata does not survive a second test file in one process:
   // a tiny idle-memory limit recycles the worker, so each file gets a fresh one.
   ...(needsDatabase ? { workerIdleMemoryLimit: "1MB" } : {}),
   // Two files at a time, each with its own database, app and sandbox; a store test spends much of its
   // time waiting on deliveries. The browser and production files run browsers or Medusa processes of
   // their own, which two cores do not fit twice.
-  maxWorkers: Number(process.env.JEST_MAX_WORKERS || (type === "browser" || type === "production" ? 1 : 2)),
+  maxWorkers: Number(process.env.JEST_MAX_WORKERS || (type === "browser" || type === "production" || type === "model" ? 1 : 2)),
   ...(needsDatabase
     ? {
         globalSetup: "<rootDir>/integration-tests/setup/pg-global-setup.ts",

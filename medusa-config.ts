@@ -162,8 +162,9 @@ module.exports = defineConfig({
         ],
       },
     },
-    // Subscriptions: a store that installed the package gets this module from the plugin itself.
+    // Subscriptions and the sweep's cursor: a store that installed the package gets these modules from the plugin itself.
     { resolve: "./src/modules/tw-subscription" },
+    { resolve: "./src/modules/tw-payment-sweep" },
     // Saved cards: a store that installed the package gets it from the plugin, with the plugin's options.
     { resolve: "./src/modules/tw-saved-card", options: cardTokenKeys() },
     ...(redisUrl ? productionModules(redisUrl) : []),

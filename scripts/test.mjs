@@ -17,12 +17,27 @@ const SUITES = {
   http: { database: true },
   production: { database: true },
   browser: { browser: true, database: true },
+  // `optional: true`: only when named (`npm run money-model`), not in the default run.
+  model: { database: true, optional: true },
 }
 const ALL = Object.keys(SUITES)
 const dashdash = process.argv.indexOf("--")
 const args = dashdash === -1 ? process.argv.slice(2) : process.argv.slice(2, dashdash)
 const jestArgs = dashdash === -1 ? [] : process.argv.slice(dashdash + 1)
-const suites = args.length ? args : ALL
+// The model suite's options (`--runs N`, `--seed S`, `--max-commands N`, `--no-shrink`) reach its spec as environment variables.
+const MODEL_OPTIONS = { "--runs": "MONEY_MODEL_RUNS", "--seed": "MONEY_MODEL_SEED", "--max-commands": "MONEY_MODEL_MAX_COMMANDS" }
+for (let i = 0; i < args.length; ) {
+  if (args[i] in MODEL_OPTIONS && args[i + 1] !== undefined) {
+    process.env[MODEL_OPTIONS[args[i]]] = args[i + 1]
+    args.splice(i, 2)
+  } else if (args[i] === "--no-shrink") {
+    process.env.MONEY_MODEL_SHRINK = "0"
+    args.splice(i, 1)
+  } else {
+    i++
+  }
+}
+const suites = args.length ? args : ALL.filter((suite) => !SUITES[suite].optional)
 for (const suite of suites) {
   if (!ALL.includes(suite)) {
     console.error(`unknown suite "${suite}"; choose from ${ALL.join(", ")}`)

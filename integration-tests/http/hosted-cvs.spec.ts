@@ -1,5 +1,6 @@
 import { Modules } from "@medusajs/framework/utils"
 import {
+  adminToken,
   card,
   completeCart,
   control,
@@ -85,6 +86,71 @@ storeTestRunner({
           return placed?.payment_collections?.[0]?.status === "awaiting" ? placed : undefined
         }, "the order placed from the code notification, awaiting payment")
         expect(order.status).toBe("pending")
+      })
+
+      describe("paid after the awaiting order was cancelled (an orphan)", () => {
+        const REMITTANCE = { bankCode: "004", bankName: "Bank of Taiwan", branchCode: "0037", branchName: "Xinyi", account: "123456789012", accountName: "Lin Mei" }
+
+        /** An order placed awaiting payment, then cancelled by the merchant through the admin API. */
+        async function cancelledAwaitingOrder(amount: number, pay: (checkoutUrl: string) => Promise<unknown>, data: Record<string, unknown> = {}) {
+          const admin = await adminToken(api, getContainer())
+          const cart = await createCart(getContainer(), store, amount)
+          const { session } = await startPayment(api, store, cart.id, data)
+          await pay(session.data.checkoutUrl)
+          expect((await completeCart(api, store, cart.id)).data.type).toBe("order")
+          const placed = await orderOfCart(getContainer(), cart.id)
+          expect(placed!.payment_collections![0]!.payments).toEqual([])
+          const cancel = await api.post(`/admin/orders/${placed!.id}/cancel`, {}, { headers: admin }).catch((e: { response: { status: number; data: unknown } }) => e.response)
+          expect({ status: cancel.status, data: cancel.status === 200 ? undefined : cancel.data }).toEqual({ status: 200, data: undefined })
+          expect((await orderOfCart(getContainer(), cart.id))!.status).toBe("canceled")
+          return { admin, cart, session }
+        }
+
+        it("cvs: the payment is recorded on the cancelled order, where the merchant refunds it by remittance", async () => {
+          const { admin, cart, session } = await cancelledAwaitingOrder(700, (url) => payPage(url, { method: "cvs", cvsName: "7-ELEVEN" }), { methods: ["cvs"] })
+
+          await control(env.sandbox, "POST", `/transactions/${session.data.transactionId}/pay`)
+          const recorded = await waitFor(async () => {
+            const order = await orderOfCart(getContainer(), cart.id)
+            return order?.payment_collections?.[0]?.payments?.[0]?.captured_at ? order : undefined
+          }, "the cvs payment recorded on the cancelled order")
+          expect(recorded.status).toBe("canceled")
+          const payment = recorded.payment_collections![0]!.payments![0]!
+          expect(Number(payment.amount)).toBe(700)
+          expect(payment.data).toMatchObject({ status: "charged", paymentMethod: "cvs" })
+          // Nothing was returned behind the merchant's back: the money waits for the shopper's account.
+          expect(await control(env.sandbox, "GET", `/transactions/${session.data.transactionId}`)).toMatchObject({ status: "charged" })
+
+          // The order page's way back: the shopper's bank account, then the refund.
+          const answer = (path: string, body: unknown) =>
+            api.post(path, body, { headers: admin }).then(
+              (res: { status: number }) => ({ status: res.status, message: undefined }),
+              (e: { response: { status: number; data: { message?: string } } }) => ({ status: e.response.status, message: e.response.data?.message })
+            )
+          expect(await answer(`/admin/tw-payments/${payment.id}/remittance`, REMITTANCE)).toEqual({ status: 200, message: undefined })
+          // Core's order refund refuses a cancelled order; the plugin's route returns it through the payment module.
+          expect(await answer(`/admin/tw-payments/${payment.id}/cancelled-order-refund`, {})).toEqual({ status: 200, message: undefined })
+          expect((await answer(`/admin/tw-payments/${payment.id}/cancelled-order-refund`, {})).status).toBe(400)
+          const refunded = await control(env.sandbox, "GET", `/transactions/${session.data.transactionId}`)
+          expect(refunded.refundAmount).toBe(700)
+          expect(["refunding", "refunded"]).toContain(refunded.status)
+        })
+
+        it("Apple Pay confirmed after the cancel: refunded automatically, nothing recorded on the order", async () => {
+          const { cart, session } = await cancelledAwaitingOrder(990, (url) =>
+            payPage(`${url}?applePay=1`, { method: "applePay", applePayDevice: "1", applePayOutcome: "pending" })
+          )
+
+          await control(env.sandbox, "POST", `/transactions/${session.data.transactionId}/pay`)
+          const refunded = await waitFor(async () => {
+            const tx = await control(env.sandbox, "GET", `/transactions/${session.data.transactionId}`)
+            return tx.refundAmount ? tx : undefined
+          }, "the orphan refund")
+          expect(refunded).toMatchObject({ status: "refunded", refundAmount: 990 })
+          const order = await orderOfCart(getContainer(), cart.id)
+          expect(order!.status).toBe("canceled")
+          expect(order!.payment_collections![0]!.payments).toEqual([])
+        })
       })
 
       it("atm: a virtual account is issued and the order awaits the transfer", async () => {

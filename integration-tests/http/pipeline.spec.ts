@@ -21,6 +21,7 @@ import {
   SUCCESS_CARD,
   transactionReads,
   useSandbox,
+  waitFor,
 } from "../helpers/hosted-store"
 import { storeTestRunner } from "../helpers/store-runner"
 
@@ -59,6 +60,58 @@ storeTestRunner({
       expect(await deliveredNotifications(session.data.transactionId)).toBeGreaterThanOrEqual(2)
       // One read decided and completed the order: the completion used the pipeline's sealed read.
       expect((await transactionReads(env.sandbox)) - before).toBe(1)
+    })
+
+    /** An unsigned `charge` notification as anyone can send it: the transaction id is in every storefront's session data. */
+    const forgeCharged = (session: { id: string; data: { transactionId: string; transactionHid: string } }, amount: number) =>
+      api.post(HOOK_PATH, {
+        purpose: "charge",
+        id: session.data.transactionId,
+        transactionId: session.data.transactionId,
+        transactionHid: session.data.transactionHid,
+        merchantId: env.sandbox.defaultMerchant.merchantId,
+        orderId: session.id,
+        customId: session.id,
+        action: "onetime",
+        status: "charged",
+        success: true,
+        amount,
+        currency: "twd",
+      })
+    /** Well below the reconciliation's minute (and it is off here): only the notification can place the order this soon. */
+    const PROMPTLY_MS = 15_000
+
+    it("a forged charged notification for an unpaid transaction changes nothing, and the real one still places the order promptly, for one read", async () => {
+      const cart = await createCart(getContainer(), store, 800)
+      const { collectionId, session } = await startPayment(api, store, cart.id)
+      const before = await transactionReads(env.sandbox)
+      expect((await forgeCharged(session, 800)).status).toBe(200)
+      await settle()
+      expect(await orderOfCart(getContainer(), cart.id)).toBeUndefined()
+      expect(await paymentsOf(getContainer(), collectionId)).toHaveLength(0)
+      // The forgery cost its one read, which found the page unpaid.
+      expect((await transactionReads(env.sandbox)) - before).toBe(1)
+
+      const paying = await transactionReads(env.sandbox)
+      await payPage(session.data.checkoutUrl, card(SUCCESS_CARD))
+      await waitFor(async () => (await orderOfCart(getContainer(), cart.id))?.payment_collections?.[0]?.payments?.[0]?.captured_at, "the order from the real notification", PROMPTLY_MS)
+      await expectOneCapturedOrder(getContainer(), cart.id, collectionId)
+      expect((await transactionReads(env.sandbox)) - paying).toBe(1)
+    })
+
+    it("a forged charged notification still in flight when the real one arrives does not suppress it", async () => {
+      const cart = await createCart(getContainer(), store, 850)
+      const { collectionId, session } = await startPayment(api, store, cart.id)
+      const before = await transactionReads(env.sandbox)
+      // The forgery's read is answered (unpaid) only 12 s later: the real notification arrives meanwhile.
+      await control(env.sandbox, "POST", "/faults", { kind: "timeout", endpoint: "GET /transactions/{id}", holdMs: 12_000, then: "answer" })
+      expect((await forgeCharged(session, 850)).status).toBe(200)
+      await waitFor(async () => (await transactionReads(env.sandbox)) - before === 1, "the forgery's read")
+      await payPage(session.data.checkoutUrl, card(SUCCESS_CARD))
+      await waitFor(async () => (await orderOfCart(getContainer(), cart.id))?.payment_collections?.[0]?.payments?.[0]?.captured_at, "the order from the real notification", 12_000 + PROMPTLY_MS)
+      await expectOneCapturedOrder(getContainer(), cart.id, collectionId)
+      // The forgery's read and the real notification's.
+      expect((await transactionReads(env.sandbox)) - before).toBe(2)
     })
 
     it("running the workflow again, as the reconciliation job does, changes nothing", async () => {

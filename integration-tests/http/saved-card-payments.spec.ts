@@ -1,9 +1,11 @@
 import { randomBytes } from "node:crypto"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { createCartWorkflow } from "@medusajs/medusa/core-flows"
 import { TW_SAVED_CARD_MODULE, type TwSavedCardModuleService } from "../../src/modules/tw-saved-card"
 import { settleSavedCardCharges } from "../../src/workflows/saved-cards/settle-saved-card-charges"
 import reconcileTwPayments from "../../src/jobs/reconcile-tw-payments"
+import { hostedApi } from "../../src/workflows/subscriptions/hosted-api"
 import {
   adminToken,
   card,
@@ -14,6 +16,7 @@ import {
   orderOfCart,
   payPage,
   PROVIDER_ID,
+  PROVIDER_KEY,
   seedStore,
   settle,
   type Store,
@@ -97,11 +100,24 @@ storeTestRunner({
     const fault = (body: Record<string, unknown>) => control(env.sandbox, "POST", "/faults", { endpoint: "POST /token/transactions", ...body })
     const module = () => getContainer().resolve<TwSavedCardModuleService>(TW_SAVED_CARD_MODULE)
     const chargeRows = (sessionId: string) => module().listTwSavedCardCharges({ payment_session_id: sessionId })
+    const chargeRowsOfCard = (savedCardId: string) => module().listTwSavedCardCharges({ saved_card_id: savedCardId })
 
     /** The service's transactions of one `orderId` (a saved card's charges carry the session id). */
     async function serviceCharges(sessionId: string) {
       const { transactions } = await control(env.sandbox, "GET", `/transactions?orderId=${sessionId}`)
       return transactions as Array<{ id: string; status: string; amount: number; origin: string }>
+    }
+
+    /**
+     * The service shows a charge of the card under the session's `orderId` that the store's own
+     * call did not report (an outcome that was unknown): made here with the card's token, as the service had.
+     */
+    async function lateCharge(savedCardId: string, sessionId: string, amount: number) {
+      const { notifications } = await control(env.sandbox, "GET", "/notifications?purpose=token")
+      const token = (notifications as Array<{ body: { token?: string; customId?: string } }>).find((n) => n.body.customId === savedCardId)?.body.token
+      expect(token).toBeTruthy()
+      const hosted = hostedApi(getContainer(), PROVIDER_KEY)
+      await hosted.client.tokenCharges.create({ merchantId: hosted.options.merchantId, amount, currency: "TWD", orderId: sessionId, productDetails: [hosted.productLine(amount)], token: token! })
     }
 
     let customers = 0
@@ -132,6 +148,20 @@ storeTestRunner({
       return id
     }
 
+    /** A cart of a logged-in customer: a saved card pays only for its own customer's cart. */
+    async function cartOf(shopper: { id: string }, amount: number) {
+      const { result } = await createCartWorkflow(getContainer()).run({
+        input: {
+          region_id: store.regionId,
+          sales_channel_id: store.salesChannelId,
+          currency_code: "twd",
+          customer_id: shopper.id,
+          items: [{ title: "Oolong tea", unit_price: amount, quantity: 1, requires_shipping: false }],
+        },
+      })
+      return result
+    }
+
     const rejected = (error: { response?: Answer }) => {
       if (!error.response) {
         throw error
@@ -160,7 +190,7 @@ storeTestRunner({
     it("pays with a saved card: the session names only the card, completing charges it once and places one captured order", async () => {
       const shopper = await customer()
       const cardId = await savedCard(shopper)
-      const cart = await createCart(getContainer(), store, 1280)
+      const cart = await cartOf(shopper, 1280)
       const { collectionId, session: created } = await savedCardSession(shopper.headers, cart.id, cardId)
 
       // No page, no transaction yet, and the card only by its id and last four digits.
@@ -198,7 +228,7 @@ storeTestRunner({
       const owner = await customer()
       const other = await customer()
       const cardId = await savedCard(owner)
-      const cart = await createCart(getContainer(), store, 500)
+      const cart = await cartOf(owner, 500)
 
       const theirs = await session(other.headers, cart.id, { savedCardId: cardId })
       expect(theirs.status).toBe(400)
@@ -219,6 +249,62 @@ storeTestRunner({
       expect(await orderOfCart(getContainer(), cart.id)).toBeUndefined()
     })
 
+    it("refuses a saved card on a guest's or another customer's cart (by its payment collection's id): no session, no charge, nothing of theirs shown", async () => {
+      const owner = await customer()
+      const cardId = await savedCard(owner)
+      // A guest's cart, with the guest's name and email, and its payment collection (its id is all the attacker has).
+      const guestCart = await createCart(getContainer(), store, 730)
+      await api.post(`/store/carts/${guestCart.id}`, { billing_address: { first_name: "Guest", last_name: "Wang" } }, { headers: store.headers })
+      const { data: guestCollection } = await api.post("/store/payment-collections", { cart_id: guestCart.id }, { headers: store.headers })
+      // Another customer's own cart, likewise.
+      const other = await customer()
+      const otherCart = await cartOf(other, 820)
+      const { data: otherCollection } = await api.post("/store/payment-collections", { cart_id: otherCart.id }, { headers: store.headers })
+
+      for (const collection of [guestCollection.payment_collection, otherCollection.payment_collection]) {
+        const answer: Answer = await api
+          .post(`/store/payment-collections/${collection.id}/payment-sessions`, { provider_id: PROVIDER_ID, data: { savedCardId: cardId } }, { headers: owner.headers })
+          .catch(rejected)
+        expect(answer.status).toBe(400)
+        expect(answer.data.message).toBe("A saved card pays only for its own customer's cart: this cart is not yours.")
+        const text = JSON.stringify(answer.data)
+        for (const theirs of ["shopper@example.test", "Guest", "Wang", other.id, guestCart.id, otherCart.id]) {
+          expect(text).not.toContain(theirs)
+        }
+      }
+      const query = getContainer().resolve(ContainerRegistrationKeys.QUERY)
+      const { data: sessions } = await query.graph({ entity: "payment_session", fields: ["id"] })
+      expect(sessions).toEqual([])
+
+      // The guest completes the cart: nothing is charged to the owner's card, no order.
+      const completed = await complete(guestCart.id)
+      expect(completed.data.type).not.toBe("order")
+      expect(await orderOfCart(getContainer(), guestCart.id)).toBeUndefined()
+      expect(await chargeRowsOfCard(cardId)).toEqual([])
+      // The owner's own cart still takes the card.
+      const own = await cartOf(owner, 640)
+      await savedCardSession(owner.headers, own.id, cardId)
+      expect((await complete(own.id)).data.type).toBe("order")
+    })
+
+    it("a cart whose customer changed after its saved-card session was made: the completion charges nothing", async () => {
+      const owner = await customer()
+      const other = await customer()
+      const cardId = await savedCard(owner)
+      const cart = await cartOf(owner, 590)
+      const { session: created } = await savedCardSession(owner.headers, cart.id, cardId)
+      // The cart changes hands (as a transfer would), its session stays.
+      await getContainer().resolve(Modules.CART).updateCarts(cart.id, { customer_id: other.id })
+
+      const refused = await complete(cart.id, other.headers)
+      expect(refused.status).toBe(400)
+      expect(refused.data.message).toBe("The saved card chosen for this cart is not of the cart's customer. Nothing was charged: choose a payment method again.")
+      expect(refused.data.message).not.toContain("4242")
+      expect(await serviceCharges(created.id)).toEqual([])
+      expect(await chargeRows(created.id)).toEqual([])
+      expect(await orderOfCart(getContainer(), cart.id)).toBeUndefined()
+    })
+
     it.each([
       ["C026 with the charge applied", { kind: "c026", applied: true }],
       ["a time-out with the charge applied", { kind: "timeout", holdMs: 1_000, then: "drop", applied: true }],
@@ -226,7 +312,7 @@ storeTestRunner({
     ])("%s: the charge is read by its order, never sent again; one charge, one order", async (_name, faultBody) => {
       const shopper = await customer()
       const cardId = await savedCard(shopper)
-      const cart = await createCart(getContainer(), store, 700)
+      const cart = await cartOf(shopper, 700)
       const { collectionId, session: created } = await savedCardSession(shopper.headers, cart.id, cardId)
       await fault(faultBody)
 
@@ -241,12 +327,13 @@ storeTestRunner({
 
     it.each([
       ["C026 with nothing charged", { kind: "c026", applied: false }],
+      ["a time-out with nothing charged", { kind: "timeout", holdMs: 1_000, then: "drop", applied: false }],
       ["a 5xx with nothing charged", { kind: "http500", applied: false }],
-    ])("%s: the shopper is told it is being confirmed, no order; it settles as not charged and the cart stays payable", async (_name, faultBody) => {
+    ])("%s: no order, the outcome stays open past the grace; a charge the service shows later becomes the one captured order", async (_name, faultBody) => {
       const shopper = await customer()
       const cardId = await savedCard(shopper)
-      const cart = await createCart(getContainer(), store, 640)
-      const { session: first } = await savedCardSession(shopper.headers, cart.id, cardId)
+      const cart = await cartOf(shopper, 640)
+      const { collectionId, session: first } = await savedCardSession(shopper.headers, cart.id, cardId)
       await fault(faultBody)
 
       const pending = await complete(cart.id)
@@ -259,26 +346,71 @@ storeTestRunner({
 
       // Completing again reads again and still sends nothing.
       expect((await complete(cart.id)).status).toBe(409)
-      // The reconciliation: within the grace it waits; after it, nothing was charged.
-      expect(await settleSavedCardCharges(getContainer(), { force: true })).toBe(0)
-      expect(await settleSavedCardCharges(getContainer(), { force: true, now: Date.now() + AFTER_GRACE })).toBe(1)
-      expect(await chargeRows(first.id)).toEqual([expect.objectContaining({ status: "declined", code: "NOT_CHARGED" })])
-      const refused = await complete(cart.id)
-      expect(refused.status).toBe(400)
-      expect(refused.data.message).toMatch(/was not charged/)
-      expect(await serviceCharges(first.id)).toEqual([])
+      // Long past the grace the service still shows nothing: the outcome stays open, nothing is declared.
+      expect(await settleSavedCardCharges(getContainer(), { force: true, now: Date.now() + AFTER_GRACE })).toBe(0)
+      expect(await chargeRows(first.id)).toEqual([expect.objectContaining({ status: "unknown" })])
+      expect((await complete(cart.id)).status).toBe(409)
 
-      // A new session pays the cart: one charge, one order.
+      // The service shows the charge after all: the reconciliation turns it into the order.
+      await lateCharge(cardId, first.id, 640)
+      await reconcileTwPayments(getContainer(), { force: true })
+      await expectOneCapturedOrder(getContainer(), cart.id, collectionId)
+      expect(await serviceCharges(first.id)).toEqual([expect.objectContaining({ status: "charged" })])
+      expect(await chargeRows(first.id)).toEqual([expect.objectContaining({ status: "paid" })])
+    })
+
+    it("an open outcome, then the cart paid with a new session: the first session's charge shown later is refunded, one order", async () => {
+      const shopper = await customer()
+      const cardId = await savedCard(shopper)
+      const cart = await cartOf(shopper, 660)
+      const { session: first } = await savedCardSession(shopper.headers, cart.id, cardId)
+      await fault({ kind: "c026", applied: false })
+      expect((await complete(cart.id)).status).toBe(409)
+      expect(await settleSavedCardCharges(getContainer(), { force: true, now: Date.now() + AFTER_GRACE })).toBe(0)
+      expect(await chargeRows(first.id)).toEqual([expect.objectContaining({ status: "unknown" })])
+
+      // The shopper pays again with a new session (which replaces the first): one charge, one order.
       const { collectionId, session: second } = await savedCardSession(shopper.headers, cart.id, cardId)
       expect((await complete(cart.id)).data.type).toBe("order")
       await expectOneCapturedOrder(getContainer(), cart.id, collectionId)
       expect(await serviceCharges(second.id)).toHaveLength(1)
+
+      // The first charge shows up after all: its session is gone and the cart is paid, so it is refunded.
+      await lateCharge(cardId, first.id, 660)
+      await reconcileTwPayments(getContainer(), { force: true })
+      await waitFor(async () => (await serviceCharges(first.id))[0]?.status.startsWith("refunded"), "the late charge refunded")
+      expect(await chargeRows(first.id)).toEqual([expect.objectContaining({ status: "paid", code: "REFUNDED" })])
+      await expectOneCapturedOrder(getContainer(), cart.id, collectionId)
+      // Read again later: nothing more happens.
+      await reconcileTwPayments(getContainer(), { force: true })
+      expect(await serviceCharges(first.id)).toEqual([expect.objectContaining({ status: expect.stringMatching(/^refunded/) })])
+    })
+
+    it("a card whose token key is gone: a plain decline that names no key and no option, nothing charged", async () => {
+      const shopper = await customer()
+      const cardId = await savedCard(shopper)
+      // The token stored under a key id this store no longer has (an old key removed before the rotation).
+      const [row] = await module().listTwSavedCards({ id: cardId }, { select: ["id", "token_ciphertext"] })
+      await module().updateTwSavedCards({ id: cardId, token_ciphertext: row.token_ciphertext!.replace(/^run:/, "retired:"), token_key_id: "retired" })
+      const cart = await cartOf(shopper, 560)
+      const { session: created } = await savedCardSession(shopper.headers, cart.id, cardId)
+
+      const expected = "Your card •••• 4242 can no longer be charged. Nothing was charged: pay with another card or another payment method."
+      for (const declined of [await complete(cart.id), await complete(cart.id)]) {
+        expect(declined.status).toBe(400)
+        expect(declined.data.message).toBe(expected)
+        expect(JSON.stringify(declined.data)).not.toMatch(/retired|tokenKeys|key/i)
+      }
+      expect(await serviceCharges(created.id)).toEqual([])
+      expect(await orderOfCart(getContainer(), cart.id)).toBeUndefined()
+      // The merchant's log says why (the key id, never a key).
+      expect(lines.some((line) => line.includes(cardId) && line.includes("retired"))).toBe(true)
     })
 
     it("an applied charge whose read fails too: no order until the reconciliation reads it paid, then one captured order", async () => {
       const shopper = await customer()
       const cardId = await savedCard(shopper)
-      const cart = await createCart(getContainer(), store, 880)
+      const cart = await cartOf(shopper, 880)
       const { collectionId, session: created } = await savedCardSession(shopper.headers, cart.id, cardId)
       await fault({ kind: "c026", applied: true })
       // The read of the order's transactions fails as well (the client retries reads, so several times).
@@ -298,7 +430,7 @@ storeTestRunner({
     it("two completions of one cart at once: one charge, one order", async () => {
       const shopper = await customer()
       const cardId = await savedCard(shopper)
-      const cart = await createCart(getContainer(), store, 450)
+      const cart = await cartOf(shopper, 450)
       const { collectionId, session: created } = await savedCardSession(shopper.headers, cart.id, cardId)
       // The charge's answer is held a moment, so the second completion arrives while it is under way.
       await fault({ kind: "timeout", holdMs: 1_500, then: "answer", applied: true })
@@ -315,7 +447,7 @@ storeTestRunner({
     it("a card whose charges fail: a clear decline, no order, the same session never charged again, the cart payable with another method", async () => {
       const shopper = await customer()
       const cardId = await savedCard(shopper, FAILING_CHARGES_CARD)
-      const cart = await createCart(getContainer(), store, 990)
+      const cart = await cartOf(shopper, 990)
       const { session: first } = await savedCardSession(shopper.headers, cart.id, cardId)
 
       const declined = await complete(cart.id)

@@ -1,8 +1,10 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import reconcileTwPayments from "../../src/jobs/reconcile-tw-payments"
 import reconcileTwSubscriptions from "../../src/jobs/reconcile-tw-subscriptions"
+import { TW_SUBSCRIPTION_MODULE, type TwSubscriptionModuleService } from "../../src/modules/tw-subscription"
+import { processTwSubscriptionWorkflow } from "../../src/workflows/subscriptions/process-tw-subscription"
 import { adminToken, card, control, createProductWithPlan, HOOK_PATH, orderOfCart, payPage, seedStore, settle, type Store, SUCCESS_CARD, useSandbox, waitFor } from "../helpers/hosted-store"
 
 jest.setTimeout(240_000)
@@ -328,8 +330,16 @@ medusaIntegrationTestRunner({
       const headers = await customer("admin-cancel@example.test")
       const one = await subscribe(headers, variantId, planId)
       const two = await subscribe(headers, variantId, planId)
-      await waitForSubscription(one.subscriptionId, (s) => !!s.service_subscription_id && !!s.first_order_id, "the first subscription")
+      const first = await waitForSubscription(one.subscriptionId, (s) => !!s.service_subscription_id && !!s.first_order_id, "the first subscription")
       const second = await waitForSubscription(two.subscriptionId, (s) => !!s.service_subscription_id && !!s.first_order_id, "the second subscription")
+
+      // The service fails the cancel (a 5xx, nothing done there): the workflow's compensation gives the store's row back as it was.
+      await control(env.sandbox, "POST", "/faults", { kind: "http500", endpoint: "PUT /subscriptions/{subscriptionHid}" })
+      const failed = await api.post(`/admin/tw-subscriptions/${one.subscriptionId}/cancel`, { reason: "Fraud check" }, { headers: admin }).catch((e: { response: unknown }) => e.response)
+      expect(failed.status).toBeGreaterThanOrEqual(400)
+      expect(failed.data.message).toMatch(/no clear answer.*nothing was changed/)
+      expect(await detail(one.subscriptionId)).toMatchObject({ status: "active", cancel_reason: null })
+      expect((await serviceSubscription(first.service_subscription_id!)).status).toBe("active")
 
       const { data } = await api.post(`/admin/tw-subscriptions/${one.subscriptionId}/cancel`, { reason: "Fraud check" }, { headers: admin })
       expect(data.subscription).toMatchObject({ status: "cancelled", cancel_reason: "Fraud check" })
@@ -345,6 +355,9 @@ medusaIntegrationTestRunner({
       const { data: byOrder } = await api.get(`/admin/orders/${second.first_order_id}/tw-subscriptions`, { headers: admin })
       expect(byOrder.subscriptions.map((s: { id: string; plan_title: string }) => [s.id, s.plan_title])).toEqual([[two.subscriptionId, "Monthly"]])
     })
+
+    const serviceSubscription = async (hid: string) =>
+      ((await control(env.sandbox, "GET", "/subscriptions")).subscriptions as Array<{ id: string; status: string }>).find((s) => s.id === hid)!
 
     /** Hosted reads (GET) the store made so far, by endpoint, from the sandbox's tally. */
     async function hostedReads(): Promise<Record<string, number>> {
@@ -408,6 +421,71 @@ medusaIntegrationTestRunner({
       expect(await detail(subscriptionId)).toMatchObject({ periods_charged: 2 })
       expect(await renewalOrders(subscriptionId)).toHaveLength(1)
     })
+
+    it("a renewal survives a crash at any step: one order per paid period, paid, with its transactions and order.placed (I5)", async () => {
+      const { variantId, planId } = await productWithPlan({ title: "Monthly", kind: "monthly" })
+      const headers = await customer("crash@example.test")
+      const { subscriptionId } = await subscribe(headers, variantId, planId)
+      const active = await waitForSubscription(subscriptionId, (s) => s.status === "active" && !!s.first_order_id && !!s.service_subscription_id, "the active subscription")
+      await control(env.sandbox, "POST", "/faults", { kind: "drop", purpose: "charge", count: 1000 })
+      await advanceToNextCharge(subscriptionId)
+      await control(env.sandbox, "DELETE", "/faults")
+      const container = getContainer()
+      const sync = () => processTwSubscriptionWorkflow(container).run({ input: { subscriptionId } })
+
+      // 1. The run dies after creating the renewal order, before writing its id on the period.
+      const module = container.resolve<TwSubscriptionModuleService>(TW_SUBSCRIPTION_MODULE)
+      const realUpdate = module.updateTwSubscriptionPeriods.bind(module)
+      const periodWrite = jest.spyOn(module, "updateTwSubscriptionPeriods").mockImplementation(((data: { order_id?: string }) => {
+        if (data?.order_id && data.order_id !== active.first_order_id) {
+          throw new Error("crash before the period names its order")
+        }
+        return realUpdate(data as never)
+      }) as never)
+      await sync()
+      periodWrite.mockRestore()
+      const made = await ordersTagged(subscriptionId)
+      expect(made).toHaveLength(1)
+
+      // 2. The retry dies after the capture, before the order's transactions and order.placed.
+      const orderModule = container.resolve(Modules.ORDER)
+      const addTransactions = jest.spyOn(orderModule, "addOrderTransactions").mockRejectedValueOnce(new Error("crash after the capture"))
+      await sync()
+      addTransactions.mockRestore()
+      const placed: string[] = []
+      const eventBus = container.resolve(Modules.EVENT_BUS)
+      const realEmit = eventBus.emit.bind(eventBus)
+      const emit = jest.spyOn(eventBus, "emit").mockImplementation(((event: { name: string; data: { id: string } }, options?: unknown) => {
+        if (event?.name === "order.placed") {
+          placed.push(event.data.id)
+        }
+        return realEmit(event as never, options as never)
+      }) as never)
+
+      // 3. The next run finishes it: the same order, paid, recorded, announced.
+      await sync()
+      emit.mockRestore()
+      const renewals = await ordersTagged(subscriptionId)
+      expect(renewals.map((o) => o.id)).toEqual([made[0].id])
+      expect(placed).toEqual([made[0].id])
+      const { data: orders } = await container.resolve(ContainerRegistrationKeys.QUERY).graph({
+        entity: "order",
+        fields: ["id", "transactions.reference", "payment_collections.payments.captured_at"],
+        filters: { id: made[0].id },
+      })
+      const order = orders[0] as { transactions: Array<{ reference: string }>; payment_collections: Array<{ payments: Array<{ captured_at: unknown }> }> }
+      expect(order.transactions.map((t) => t.reference)).toEqual(["capture"])
+      expect(order.payment_collections.flatMap((c) => c.payments)).toHaveLength(1)
+      expect(await detail(subscriptionId)).toMatchObject({ periods_charged: 2 })
+      expect((await detail(subscriptionId)).periods[1].order_id).toBe(made[0].id)
+      expect(await renewalOrders(subscriptionId)).toHaveLength(1)
+    })
+
+    /** Every order tagged as a renewal of the subscription, linked to it or not. */
+    async function ordersTagged(subscriptionId: string) {
+      const { data } = await getContainer().resolve(ContainerRegistrationKeys.QUERY).graph({ entity: "order", fields: ["id", "metadata"] })
+      return (data as Array<{ id: string; metadata: Record<string, unknown> | null }>).filter((o) => o.metadata?.tw_subscription_id === subscriptionId)
+    }
 
     /** The service's subscriptions opened by one checkout session (its periods carry the session as `orderId`). */
     async function serviceSubscriptionsOf(sessionId: string) {

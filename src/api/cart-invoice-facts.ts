@@ -1,4 +1,5 @@
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { isProviderOf } from "../providers/core/provider-keys"
 
@@ -55,6 +56,19 @@ export function cartInvoiceFacts(cart: CartFacts) {
   return { buyer, lines: [...items, ...delivery] }
 }
 
+/**
+ * `buyer` and `lines` of the cart of a payment collection, for the data of a
+ * session created on it: by this middleware, and by the plugin's own routes
+ * that create sessions themselves (the subscription checkout).
+ */
+export async function cartInvoiceSessionData(scope: MedusaContainer, paymentCollectionId: string) {
+  const query = scope.resolve(ContainerRegistrationKeys.QUERY)
+  const { data: collections } = await query.graph({ entity: "payment_collection", fields: FIELDS, filters: { id: paymentCollectionId } })
+  const cart = (collections[0] as { cart?: CartFacts } | undefined)?.cart
+  const facts = cart ? cartInvoiceFacts(cart) : { buyer: undefined, lines: undefined }
+  return { buyer: facts.buyer, lines: facts.lines }
+}
+
 export async function cartInvoiceFactsMiddleware(req: MedusaRequest, _res: MedusaResponse, next: MedusaNextFunction) {
   const body = req.body as { provider_id?: unknown; data?: unknown } | undefined
   if (!body || typeof body.provider_id !== "string" || !isProviderOf("hosted-checkout", body.provider_id)) {
@@ -62,11 +76,7 @@ export async function cartInvoiceFactsMiddleware(req: MedusaRequest, _res: Medus
   }
   const data = typeof body.data === "object" && body.data !== null && !Array.isArray(body.data) ? (body.data as Record<string, unknown>) : {}
   try {
-    const query = req.scope.resolve(ContainerRegistrationKeys.QUERY)
-    const { data: collections } = await query.graph({ entity: "payment_collection", fields: FIELDS, filters: { id: req.params.id } })
-    const cart = (collections[0] as { cart?: CartFacts } | undefined)?.cart
-    const facts = cart ? cartInvoiceFacts(cart) : { buyer: undefined, lines: undefined }
-    body.data = { ...data, buyer: facts.buyer, lines: facts.lines }
+    body.data = { ...data, ...(await cartInvoiceSessionData(req.scope, req.params.id)) }
   } catch (error) {
     return next(error)
   }

@@ -10,16 +10,17 @@ const LOCK_WAIT_SECONDS = 60
 
 interface CartRow {
   id: string
+  customer_id?: string | null
   completed_at?: unknown
   payment_collection?: { payment_sessions?: Array<{ id: string; provider_id: string; status: string; data: Record<string, unknown> | null } | null> | null } | null
 }
 
-/** The cart's saved-card session still to be charged, if it has one. */
-async function savedCardSessionOf(req: MedusaRequest, cartId: string): Promise<string | undefined> {
+/** The cart's saved-card session still to be charged, if it has one, and the cart's customer. */
+async function savedCardSessionOf(req: MedusaRequest, cartId: string): Promise<{ sessionId: string; cartCustomerId: string | undefined } | undefined> {
   const query = req.scope.resolve(ContainerRegistrationKeys.QUERY)
   const { data } = await query.graph({
     entity: "cart",
-    fields: ["id", "completed_at", "payment_collection.payment_sessions.id", "payment_collection.payment_sessions.provider_id", "payment_collection.payment_sessions.status", "payment_collection.payment_sessions.data"],
+    fields: ["id", "customer_id", "completed_at", "payment_collection.payment_sessions.id", "payment_collection.payment_sessions.provider_id", "payment_collection.payment_sessions.status", "payment_collection.payment_sessions.data"],
     filters: { id: cartId },
   })
   const cart = data[0] as CartRow | undefined
@@ -29,7 +30,7 @@ async function savedCardSessionOf(req: MedusaRequest, cartId: string): Promise<s
   const session = (cart.payment_collection?.payment_sessions ?? []).find(
     (s) => !!s && isProviderOf("hosted-checkout", s.provider_id) && !!sessionSavedCard(s.data ?? undefined) && s.status !== "authorized" && s.status !== "captured"
   )
-  return session?.id
+  return session ? { sessionId: session.id, cartCustomerId: cart.customer_id ?? undefined } : undefined
 }
 
 /**
@@ -48,12 +49,13 @@ export async function savedCardCompletionMiddleware(req: MedusaRequest, res: Med
     return next()
   }
   try {
-    const sessionId = await savedCardSessionOf(req, req.params.id)
-    if (!sessionId) {
+    const found = await savedCardSessionOf(req, req.params.id)
+    if (!found) {
       return next()
     }
+    const { sessionId, cartCustomerId } = found
     const locking = req.scope.resolve(Modules.LOCKING)
-    const outcome = await locking.execute(req.params.id, () => chargeSavedCardSession(req.scope, sessionId), { timeout: LOCK_WAIT_SECONDS })
+    const outcome = await locking.execute(req.params.id, () => chargeSavedCardSession(req.scope, { sessionId, cartCustomerId }), { timeout: LOCK_WAIT_SECONDS })
     if (outcome.status === "declined") {
       return next(new MedusaError(MedusaError.Types.NOT_ALLOWED, outcome.message))
     }

@@ -1,5 +1,5 @@
 import type { AuthenticatedMedusaRequest, MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { MedusaError } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { TW_SAVED_CARD_MODULE, type TwSavedCardModuleService } from "../modules/tw-saved-card"
 import { isProviderOf } from "../providers/core/provider-keys"
 
@@ -7,10 +7,28 @@ import { isProviderOf } from "../providers/core/provider-keys"
  * Before a hosted-checkout payment session is created through the store API
  * with `data.savedCardId`: the card must be an active saved card of the
  * logged-in customer making the request, bound with this provider's
- * merchant (a token is the merchant's). Anything else is refused with a
- * clear 400 before any session exists; the provider checks the customer's
- * account holder once more (`saved-card-session.ts`). Guests have no cards.
+ * merchant (a token is the merchant's), and the payment collection must be
+ * that customer's own cart's: a collection's id is no proof of whose cart it
+ * is, and a session on a guest's cart would charge this customer's card at the
+ * guest's completion and show the guest's name and email in its answer.
+ * Anything else is refused with a clear 400 before any session exists (and
+ * before `cart-invoice-facts.ts` copies the cart's buyer into it); the
+ * provider checks the customer's account holder once more
+ * (`saved-card-session.ts`). Guests have no cards.
  */
+export const NOT_YOUR_CART = "A saved card pays only for its own customer's cart: this cart is not yours."
+
+/** The customer of the cart a payment collection pays for (a guest's cart has a guest customer of its own). */
+async function cartCustomerOf(req: MedusaRequest, collectionId: string): Promise<string | undefined> {
+  const { data } = await req.scope.resolve(ContainerRegistrationKeys.QUERY).graph({
+    entity: "payment_collection",
+    fields: ["id", "cart.id", "cart.customer_id"],
+    filters: { id: collectionId },
+  })
+  const cart = (data[0] as { cart?: { customer_id?: string | null } | null } | undefined)?.cart
+  return cart?.customer_id ?? undefined
+}
+
 export async function savedCardSessionMiddleware(req: MedusaRequest, _res: MedusaResponse, next: MedusaNextFunction) {
   const body = req.body as { provider_id?: unknown; data?: unknown } | undefined
   const data = typeof body?.data === "object" && body.data !== null ? (body.data as Record<string, unknown>) : undefined
@@ -40,6 +58,10 @@ export async function savedCardSessionMiddleware(req: MedusaRequest, _res: Medus
     if (!card) {
       // Another customer's card, a deleted or unbound one, or one bound with another provider: the same answer, ids do not leak.
       throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Saved card ${savedCardId} is not an active saved card of this customer.`)
+    }
+    if ((await cartCustomerOf(req, req.params.id)) !== customerId) {
+      // A guest's cart, another customer's, or no cart at all: the same answer, naming nothing of theirs.
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, NOT_YOUR_CART)
     }
   } catch (error) {
     return next(error)

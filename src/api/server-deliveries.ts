@@ -20,9 +20,11 @@ const shares = new Map<string, ServerShare>()
  * sale while the server only takes deliveries in: one busy core, the others
  * idle. So the server also handles what it took in, after the same delay and
  * `deliveries.serverConcurrency` at a time. The queued copy stays the durable
- * one: whichever process claims a delivery first handles it and the other
- * skips it, so a delivery the workers claimed first costs the server one lock
- * attempt. Held deliveries die with the process; their queued copies do not.
+ * one: the server handles its copy only when no other copy is on the same
+ * payment, and otherwise leaves it to the queued copy, which waits its turn
+ * and checks again (`handleDeliveryOnce`). So a delivery the workers took
+ * first costs the server one lock attempt, and a server slot never waits.
+ * Held deliveries die with the process; their queued copies do not.
  */
 export function shareWithServer(
   container: MedusaContainer,
@@ -35,7 +37,7 @@ export function shareWithServer(
     return
   }
   holdDelivery(provider.key, provider.deliveries, {
-    handle: () => handlePaymentDelivery(container, provider, payload),
+    handle: () => handlePaymentDelivery(container, provider, payload, { queuedElsewhere: true }),
     requeue,
     logger: container.resolve(ContainerRegistrationKeys.LOGGER),
   })

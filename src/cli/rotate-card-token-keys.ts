@@ -11,7 +11,9 @@ import { TW_SAVED_CARD_MODULE, type TwSavedCardModuleService } from "../modules/
  *
  * (in this repository: `npx medusa exec ./src/cli/rotate-card-token-keys.ts`).
  * Safe to run again, and while the store runs: a token opens under its old key
- * until it is moved. Remove an old key only once this reports nothing left.
+ * until it is moved, and a card deleted meanwhile never gets its token back
+ * (the module writes each value only onto its row as it was read). Remove an
+ * old key only once this reports nothing left.
  */
 export default async function rotateCardTokenKeys({ container }: ExecArgs) {
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)

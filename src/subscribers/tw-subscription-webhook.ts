@@ -4,11 +4,11 @@ import { ContainerRegistrationKeys, PaymentWebhookEvents } from "@medusajs/frame
 import { type HostedNotification, parseNotification } from "../lib/hosted"
 import { untrusted } from "../lib/log"
 import { TW_SUBSCRIPTION_MODULE, type TwSubscriptionModuleService } from "../modules/tw-subscription"
-import { claimDelivery } from "../workflows/delivery-claims"
+import { handleDeliveryOnce } from "../workflows/delivery-claims"
 import { pluginProvider } from "../workflows/plugin-providers"
 import { processTwSubscriptionWorkflow } from "../workflows/subscriptions/process-tw-subscription"
 
-/** Which subscription a notification is about, and what makes it one delivery (repeats are dropped). */
+/** Which subscription a notification is about, and what makes it one delivery (a repeat of a verified one is skipped). */
 function subscriptionOf(notification: HostedNotification): { hid?: string; sessionId?: string; key: string } | undefined {
   switch (notification.purpose) {
     case "charge":
@@ -33,7 +33,9 @@ function subscriptionOf(notification: HostedNotification): { hid?: string; sessi
  * recurring payments are unsigned hints: they only say which of the store's
  * subscriptions to read again (by S number, or by the checkout session the
  * `customId` names); `process-tw-subscription` then acts on its own read.
- * One-time payments stay with `tw-payment-webhook`.
+ * Notifications about one subscription take turns, and one counts as done
+ * only when that read bore it out (`verifiedBySync`), so a forged one never
+ * stands in for the real one. One-time payments stay with `tw-payment-webhook`.
  */
 export default async function twSubscriptionWebhookHandler({ event, container }: SubscriberArgs<ProviderWebhookPayload>) {
   const provider = pluginProvider(container, event.data.provider)
@@ -67,17 +69,40 @@ export default async function twSubscriptionWebhookHandler({ event, container }:
     logger.info(`${provider.key}: ${notification.purpose} notification for ${untrusted(about.hid ?? about.sessionId ?? "?")}: no subscription of this store`)
     return
   }
-  const claim = await claimDelivery(container, provider.key, `subscription:${about.key}`)
-  if (!claim) {
-    return
+  const handle = async (): Promise<string[]> => {
+    const { result } = await processTwSubscriptionWorkflow(container).run({ input: { subscriptionId: row.id, hint: row.service_subscription_id ? undefined : about.hid } })
+    return (await verifiedBySync(module, row.id, result.status, notification)) ? [`subscription:${about.key}`] : []
   }
   try {
-    await processTwSubscriptionWorkflow(container).run({ input: { subscriptionId: row.id, hint: row.service_subscription_id ? undefined : about.hid } })
+    const outcome = await handleDeliveryOnce(container, { provider: provider.key, scope: `subscription:${row.id}`, key: `subscription:${about.key}`, handle })
+    if (outcome === "repeat") {
+      logger.debug(`${provider.key}: ${notification.purpose} notification ${untrusted(about.key)} skipped: a repeat`)
+    }
   } catch (error) {
-    await claim.release()
     logger.warn(`${provider.key}: subscription ${row.id} not brought up to date yet: ${untrusted((error as Error).message, 300)}`)
     throw error
   }
+}
+
+/**
+ * Whether the sync's fresh read, as the store now records it, bears out what
+ * the unsigned notification said, so that its repeats can be skipped unread:
+ * a charge's transaction in a period that is paid (or failed, for a failed
+ * charge), or the subscription cancelled. Schedule and retry notifications
+ * say nothing the rows can confirm, so each of them is read again.
+ */
+async function verifiedBySync(module: TwSubscriptionModuleService, id: string, status: string, notification: HostedNotification): Promise<boolean> {
+  if (notification.purpose === "subscription_cancelled") {
+    return status === "cancelled"
+  }
+  if (notification.purpose !== "charge") {
+    return false
+  }
+  const [period] = await module.listTwSubscriptionPeriods({ subscription_id: id, transaction_id: notification.id }, { take: 1 })
+  if (!period) {
+    return false
+  }
+  return period.status === "paid" ? notification.status === "charged" || notification.status === "claimed" : notification.status === "failed"
 }
 
 export const config: SubscriberConfig = {

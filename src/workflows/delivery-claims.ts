@@ -1,9 +1,17 @@
-import type { MedusaContainer } from "@medusajs/framework/types"
+import type { ILockingModule, MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
 import { randomUUID } from "node:crypto"
 
 /** A delivery is recognised as a repeat for two days: longer than any service retries. */
 const CLAIM_SECONDS = 48 * 3600
+/** How long a copy waits for another copy about the same payment to finish (a completion can retry for ~30 s). */
+const LEASE_WAIT_SECONDS = 120
+/** A lease taken without the module's renewal: longer than a run of the pipeline, short enough to outlive a crash harmlessly. */
+const LEASE_SECONDS = 180
+
+const lockingOf = (container: MedusaContainer): ILockingModule => container.resolve(Modules.LOCKING)
+const claimKey = (provider: string, key: string) => `medusa-payment-tw:delivery:${provider}:${key}`
+const leaseKey = (provider: string, scope: string) => `medusa-payment-tw:delivery-lease:${provider}:${scope}`
 
 export interface DeliveryClaim {
   /** Gives the delivery back, so a retry of it is processed (after a failure). */
@@ -15,11 +23,13 @@ export interface DeliveryClaim {
  * and however often the service sends it. The claim is a lease in Medusa's
  * locking module: in memory for a single process, in Redis (or PostgreSQL)
  * once the store runs several processes, as the production profile requires.
- * Undefined when someone else holds it.
+ * Undefined when someone else holds it. Only for keys that are verified facts
+ * (a signed event's id): an unverified key would let a forgery stand in for
+ * the real delivery (see `handleDeliveryOnce`).
  */
 export async function claimDelivery(container: MedusaContainer, provider: string, key: string): Promise<DeliveryClaim | undefined> {
-  const locking = container.resolve(Modules.LOCKING)
-  const lockKey = `medusa-payment-tw:delivery:${provider}:${key}`
+  const locking = lockingOf(container)
+  const lockKey = claimKey(provider, key)
   const ownerId = randomUUID()
   try {
     await locking.acquire(lockKey, { ownerId, expire: CLAIM_SECONDS })
@@ -31,4 +41,83 @@ export async function claimDelivery(container: MedusaContainer, provider: string
       await locking.release(lockKey, { ownerId })
     },
   }
+}
+
+export interface DeliveryOnce {
+  /** The plugin provider's key: claims are kept per provider. */
+  provider: string
+  /** What the delivery is about (a transaction, an intent, a subscription): copies about it run one at a time. */
+  scope: string
+  /** The delivery's key, as its body gives it. */
+  key: string
+  /**
+   * Acts on the delivery from a fresh read; answers the keys of what that
+   * read verified was handled. Only those are kept as done, so a forged body
+   * is never taken for the real delivery it imitates.
+   */
+  handle: () => Promise<string[]>
+  /**
+   * Another copy of this delivery is queued and will wait its turn (the
+   * server's own share): when the scope is busy, leave it to that copy
+   * instead of holding a slot while waiting.
+   */
+  queuedElsewhere?: boolean
+}
+
+/** `busy`: left to the queued copy (`queuedElsewhere`). */
+export type DeliveryOutcome = "handled" | "repeat" | "busy"
+
+/**
+ * Handles a delivery unless one of the same key is already done. Copies
+ * about one scope (the server's and the worker's, a repeat, a forgery) take
+ * turns under a short lease, so a copy that arrives while another is in
+ * flight waits and then checks again: a repeat of what that copy verified
+ * costs nothing, anything else is read afresh. The done claims are set only
+ * after the read that verified them was acted on; a failure sets none and is
+ * rethrown.
+ */
+export async function handleDeliveryOnce(container: MedusaContainer, delivery: DeliveryOnce): Promise<DeliveryOutcome> {
+  const locking = lockingOf(container)
+  const lease = leaseKey(delivery.provider, delivery.scope)
+  if (!delivery.queuedElsewhere) {
+    // The locking module renews the lease (Redis) while the handler runs, however long a completion takes.
+    return locking.execute(lease, () => handleLeased(locking, delivery), { timeout: LEASE_WAIT_SECONDS })
+  }
+  const ownerId = randomUUID()
+  try {
+    await locking.acquire(lease, { ownerId, expire: LEASE_SECONDS })
+  } catch {
+    return "busy"
+  }
+  try {
+    return await handleLeased(locking, delivery)
+  } finally {
+    await locking.release(lease, { ownerId })
+  }
+}
+
+async function handleLeased(locking: ILockingModule, { provider, key, handle }: DeliveryOnce): Promise<DeliveryOutcome> {
+  if (await isClaimed(locking, claimKey(provider, key))) {
+    return "repeat"
+  }
+  const verified = await handle()
+  await Promise.all(verified.map((done) => markDone(locking, claimKey(provider, done))))
+  return "handled"
+}
+
+/** Whether a done claim exists. Asked under the scope's lease, so no other copy takes or checks it meanwhile. */
+async function isClaimed(locking: ILockingModule, key: string): Promise<boolean> {
+  const ownerId = randomUUID()
+  try {
+    await locking.acquire(key, { ownerId, expire: 1 })
+  } catch {
+    return true
+  }
+  await locking.release(key, { ownerId })
+  return false
+}
+
+async function markDone(locking: ILockingModule, key: string): Promise<void> {
+  // Already held: an earlier run of the same fact, which stands.
+  await locking.acquire(key, { ownerId: randomUUID(), expire: CLAIM_SECONDS }).catch(() => undefined)
 }

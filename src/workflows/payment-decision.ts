@@ -29,6 +29,8 @@ export type Decision =
       authorizeSession: boolean
       /** Cancel the order placed while waiting for this payment. */
       cancelOrder: boolean
+      /** What the merchant must do about it, logged as an error. */
+      notice?: string
     }
 
 const ignore = (reason: string, level: "debug" | "warn" | "error" = "debug"): Decision => ({ kind: "ignore", reason, level })
@@ -52,6 +54,9 @@ export function isSubscriptionPeriod(sessionData: Record<string, unknown>, servi
   const subscription = sessionData.subscription as { checkoutId?: unknown } | undefined
   return !!subscription?.checkoutId && subscription.checkoutId !== serviceId
 }
+
+/** A paid convenience-store code or bank transfer: the service returns it only by remittance to the shopper's account. */
+const refundedByRemittance = (observation: PaymentObservation) => observation.facts.paymentMethod === "cvs" || observation.facts.paymentMethod === "atm"
 
 /**
  * What the store does about one fresh read of the service, given the session
@@ -100,7 +105,18 @@ export function decide(observation: PaymentObservation | undefined, session: Ses
         return ignore(`${label} is already recorded on session ${session.id}`)
       }
       if (session.order?.status === "canceled") {
-        return ignore(`${label} was paid for order ${session.order.id}, which is cancelled: refund it from the order`, "error")
+        // An orphan: the order it paid for is gone. Card and wallet money goes back at once; cvs/atm money
+        // can only go back to a bank account the shopper gives, so it is recorded on the cancelled order,
+        // whose payment the merchant refunds with the account (order page widget or remittance route).
+        return refundedByRemittance(observation)
+          ? apply({
+              record: true,
+              authorizeSession: true,
+              notice:
+                `${label} was paid by ${String(observation.facts.paymentMethod)} for order ${session.order.id}, which is cancelled: ` +
+                `the payment is recorded on that order; ask the shopper for a bank account and refund it from order ${session.order.id}`,
+            })
+          : { kind: "refund-orphan", why: `its order ${session.order.id} was cancelled` }
       }
       return apply({ record: true, completeCart: !!session.cartId && !session.order, authorizeSession: !!session.order || !session.cartId })
     case PaymentActions.PENDING_AUTHORIZATION: {

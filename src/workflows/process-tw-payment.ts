@@ -86,5 +86,7 @@ export const processTwPaymentWorkflow = createWorkflow(processTwPaymentWorkflowI
     recordRefundStep(refund)
   })
 
-  return new WorkflowResponse({ decision, orderId })
+  // What the read verified, so a delivery is recorded as handled under the status it really saw.
+  const status = transform({ observation }, ({ observation }) => observation?.status ?? null)
+  return new WorkflowResponse({ decision, orderId, status })
 })

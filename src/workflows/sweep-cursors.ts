@@ -1,17 +1,7 @@
-import type { MedusaContainer } from "@medusajs/framework/types"
+import type { Logger, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import type { Knex } from "@medusajs/framework/mikro-orm/knex"
 import { z } from "zod"
-
-/**
- * Where the service sweep of one provider stands between runs. It must
- * survive restarts and be shared by every process (the job may run in any
- * worker), and Medusa's cache and locking modules are neither durable nor
- * (in-memory) shared. A plugin module would need the merchant to register it
- * in medusa-config, so the plugin keeps one row per provider in a table of
- * its own in the store's database, created on first use.
- */
-const TABLE = "medusa_payment_tw_sweep_cursor"
+import { TW_PAYMENT_SWEEP_MODULE, type TwPaymentSweepModuleService } from "../modules/tw-payment-sweep"
 
 export const sweepStateSchema = z.object({
   /** Where the next run starts reading the service's list (provider-specific, opaque). */
@@ -22,37 +12,43 @@ export const sweepStateSchema = z.object({
 
 export type SweepState = z.output<typeof sweepStateSchema>
 
+const fresh = (): SweepState => ({ handled: {} })
+
+/**
+ * Where the service sweep of each provider stands between runs, kept by the
+ * plugin's `tw_payment_sweep` module (its table comes with its migration).
+ * A store that did not register the module sweeps its whole window every
+ * run: slower, never wrong.
+ */
 export class SweepCursors {
-  readonly #db: Knex
+  readonly #module: TwPaymentSweepModuleService | undefined
+  readonly #logger: Logger
 
   constructor(container: MedusaContainer) {
-    this.#db = container.resolve(ContainerRegistrationKeys.PG_CONNECTION) as Knex
+    this.#module = container.hasRegistration(TW_PAYMENT_SWEEP_MODULE) ? container.resolve<TwPaymentSweepModuleService>(TW_PAYMENT_SWEEP_MODULE) : undefined
+    this.#logger = container.resolve(ContainerRegistrationKeys.LOGGER)
   }
 
   /** The saved state of `key`; a fresh one when there is none or it cannot be read. */
   async load(key: string): Promise<SweepState> {
-    await this.#ensureTable()
-    const row = await this.#db(TABLE).where({ key }).first("state")
+    if (!this.#module) {
+      this.#logger.warn("medusa-payment-tw: the tw_payment_sweep module is not registered; the service sweep starts over every run")
+      return fresh()
+    }
+    const [row] = await this.#module.listTwSweepCursors({ id: key }, { take: 1 })
     const parsed = sweepStateSchema.safeParse(row?.state ?? {})
-    return parsed.success ? parsed.data : { handled: {} }
+    return parsed.success ? parsed.data : fresh()
   }
 
   async save(key: string, state: SweepState): Promise<void> {
-    await this.#db(TABLE)
-      .insert({ key, state: JSON.stringify(state), updated_at: new Date() })
-      .onConflict("key")
-      .merge(["state", "updated_at"])
-  }
-
-  /** Cheap when the table exists; run every time, since a test database can be rebuilt under a running process. */
-  async #ensureTable(): Promise<void> {
-    try {
-      await this.#db.raw(`create table if not exists ${TABLE} (key text primary key, state jsonb not null, updated_at timestamptz not null)`)
-    } catch (error) {
-      // Two processes creating it at the same instant: one of them loses on the catalog's unique index, and the table exists.
-      if (!(await this.#db.schema.hasTable(TABLE))) {
-        throw error
-      }
+    if (!this.#module) {
+      return
+    }
+    const [row] = await this.#module.listTwSweepCursors({ id: key }, { take: 1, select: ["id"] })
+    if (row) {
+      await this.#module.updateTwSweepCursors({ id: key, state })
+    } else {
+      await this.#module.createTwSweepCursors({ id: key, state })
     }
   }
 }

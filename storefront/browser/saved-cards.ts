@@ -1,3 +1,4 @@
+import type { ListedSavedCardStatus } from "../../src/shared/statuses"
 import { sdk } from "./medusa"
 
 /**
@@ -8,7 +9,7 @@ import { sdk } from "./medusa"
 
 export interface SavedCard {
   id: string
-  status: "binding" | "active" | "failed"
+  status: ListedSavedCardStatus
   last4: string | null
   card_label: string | null
   bound_at: string | null

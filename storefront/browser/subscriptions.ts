@@ -1,3 +1,5 @@
+import { isCancellable, type SubscriptionStatus } from "../../src/shared/statuses"
+import type { PeriodView } from "../../src/shared/subscription-views"
 import { sdk } from "./medusa"
 
 /**
@@ -6,18 +8,9 @@ import { sdk } from "./medusa"
  * their own.
  */
 
-export type SubscriptionStatus = "pending" | "pending_first_charge" | "active" | "retrying" | "stopped" | "completed" | "cancelled"
-
-export interface SubscriptionPeriod {
-  period: number
-  status: "paid" | "retrying" | "failed"
-  transaction_id: string | null
-  transaction_hid: string | null
-  amount: number
-  order_id: string | null
-  paid_at: string | null
-  attempts: number
-}
+// The plugin's own status list and period view (src/shared), so the storefront cannot drift from the model.
+export type { SubscriptionStatus }
+export type SubscriptionPeriod = PeriodView
 
 export interface Subscription {
   id: string
@@ -72,7 +65,7 @@ export const STATUS_LABELS: Record<SubscriptionStatus, string> = {
 }
 
 /** What a shopper may still cancel: anything not over yet. */
-export const cancellable = (s: Subscription) => s.status === "pending" || s.status === "pending_first_charge" || s.status === "active" || s.status === "retrying"
+export const cancellable = (s: Subscription) => isCancellable(s.status)
 
 export const PERIOD_LABELS: Record<SubscriptionPeriod["status"], string> = {
   paid: "Paid",

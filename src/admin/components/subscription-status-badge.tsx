@@ -1,7 +1,9 @@
 import { StatusBadge } from "@medusajs/ui"
-import { STATUS_COLORS, STATUS_LABELS } from "../lib/subscription-format"
-import type { SubscriptionStatus } from "../lib/subscription-types"
+import { useTranslation } from "react-i18next"
+import type { SubscriptionStatus } from "../../shared/statuses"
+import { STATUS_COLORS } from "../lib/subscription-format"
 
-export const SubscriptionStatusBadge = ({ status }: { status: SubscriptionStatus }) => (
-  <StatusBadge color={STATUS_COLORS[status] ?? "grey"}>{STATUS_LABELS[status] ?? status}</StatusBadge>
-)
+export const SubscriptionStatusBadge = ({ status }: { status: SubscriptionStatus }) => {
+  const { t } = useTranslation()
+  return <StatusBadge color={STATUS_COLORS[status] ?? "grey"}>{t(`twPayment.subscriptionStatus.${status}`, { defaultValue: status })}</StatusBadge>
+}

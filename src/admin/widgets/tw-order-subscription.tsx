@@ -1,42 +1,47 @@
 import { defineWidgetConfig } from "@medusajs/admin-sdk"
 import type { AdminOrder, DetailWidgetProps } from "@medusajs/framework/types"
 import { Container, Heading, Text } from "@medusajs/ui"
+import { useTranslation } from "react-i18next"
+import type { SubscriptionListItem } from "../../shared/subscription-views"
 import { SubscriptionsTable } from "../components/subscriptions-table"
-import { useAdminGet } from "../lib/admin-fetch"
-import type { Subscription } from "../lib/subscription-types"
+import { useOrderSubscriptions } from "../hooks/subscriptions"
 
 /** Which period of a subscription this order pays: the first order is period 1, a renewal's metadata names its period. */
-function periodOf(order: AdminOrder, subscription: Subscription) {
+function periodKey(order: AdminOrder, subscription: SubscriptionListItem) {
   if (subscription.first_order_id === order.id) {
-    return "the first order"
+    return { key: "twPayment.orderSubscription.first" }
   }
   const period = order.metadata?.tw_subscription_period
-  return period ? `the renewal order of period ${String(period)}` : "a renewal order"
+  return period ? { key: "twPayment.orderSubscription.renewalOf", period: String(period) } : { key: "twPayment.orderSubscription.renewal" }
 }
 
 /** On an order that a subscription placed: the subscription, linking to its page. Nothing on other orders. */
 const OrderSubscriptionWidget = ({ data: order }: DetailWidgetProps<AdminOrder>) => {
-  const { data, error } = useAdminGet<{ subscriptions: Subscription[] }>(`/admin/orders/${order.id}/tw-subscriptions`)
+  const { t } = useTranslation()
+  const { data, error } = useOrderSubscriptions(order.id)
   if (error) {
     return (
       <Container>
-        <Text className="text-ui-fg-error">Subscription: {error}</Text>
+        <Text className="text-ui-fg-error">
+          {t("twPayment.orderSubscription.title")}: {error.message}
+        </Text>
       </Container>
     )
   }
-  const [subscription] = data?.subscriptions ?? []
-  if (!subscription) {
+  const subscriptions = data?.subscriptions ?? []
+  if (!subscriptions.length) {
     return null
   }
+  const { key, period } = periodKey(order, subscriptions[0])
   return (
     <Container className="divide-y p-0" data-testid="tw-order-subscription">
       <div className="px-6 py-4">
-        <Heading level="h2">Subscription</Heading>
+        <Heading level="h2">{t("twPayment.orderSubscription.title")}</Heading>
         <Text size="small" className="text-ui-fg-subtle">
-          This order is {periodOf(order, subscription)} of the subscription below.
+          {t(key, { period })}
         </Text>
       </div>
-      <SubscriptionsTable subscriptions={data!.subscriptions} empty="" />
+      <SubscriptionsTable subscriptions={subscriptions} empty="" />
     </Container>
   )
 }

@@ -1,87 +1,93 @@
 import { defineWidgetConfig } from "@medusajs/admin-sdk"
 import type { AdminOrder, DetailWidgetProps } from "@medusajs/framework/types"
-import { Badge, Button, Container, Heading, Input, Label, Text } from "@medusajs/ui"
-import { type FormEvent, useCallback, useEffect, useState } from "react"
-import { isProviderOf } from "../../providers/core/provider-keys"
+import { Badge, Button, Container, Heading, Input, Label, Text, toast } from "@medusajs/ui"
+import type { FormEvent } from "react"
+import { useTranslation } from "react-i18next"
+import type { RemittanceFields, TwPaymentView } from "../../shared/payment-views"
+import { isProviderOf } from "../../shared/provider-ids"
+import { useSaveRemittance, useTwPayment } from "../hooks/payments"
 
-interface TwPayment {
-  id: string
-  transaction_hid?: string
-  status?: string
-  payment_method?: string
-  payment_info?: string | Record<string, string>
-  refund: { amount: number; status: string; at: string } | null
-  needs_remittance: boolean
-  remittance: { bank_name: string; account: string } | null
-  /** The shopper's e-invoice choice; personal carriers come masked. */
-  invoice: { invoice_type: "cloud" | "company"; label: string; carrier?: string; tax_id?: string; company_name?: string } | null
+const FIELDS: ReadonlyArray<keyof RemittanceFields> = ["bankCode", "bankName", "branchCode", "branchName", "account", "accountName"]
+
+/** The code or account the shopper pays to, and until when. */
+function PaymentInfo({ info }: { info: TwPaymentView["payment_info"] }) {
+  const { t } = useTranslation()
+  if (!info || typeof info !== "object") {
+    return null
+  }
+  return (
+    <Text size="small" data-testid="tw-payment-info">
+      {"code" in info
+        ? t("twPayment.payment.code", { code: info.code, store: info.cvsName, until: info.expiredAt })
+        : t("twPayment.payment.account", { bank: info.bankCode, account: info.account, until: info.expiredAt })}
+    </Text>
+  )
 }
 
-const FIELDS = [
-  ["bankCode", "Bank code"],
-  ["bankName", "Bank name"],
-  ["branchCode", "Branch code"],
-  ["branchName", "Branch name"],
-  ["account", "Account (8-14 characters)"],
-  ["accountName", "Account holder"],
-] as const
-
-async function api<T>(path: string, init?: RequestInit): Promise<T> {
-  const res = await fetch(path, { credentials: "include", headers: { "content-type": "application/json" }, ...init })
-  const body = await res.json()
-  if (!res.ok) {
-    throw new Error(body.message ?? `HTTP ${res.status}`)
+/** Remittance details for refunding a paid cvs/atm payment: the service refunds those by bank transfer. */
+function RemittanceForm({ payment }: { payment: TwPaymentView }) {
+  const { t } = useTranslation()
+  const save = useSaveRemittance(payment.id)
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault()
+    const form = new FormData(event.currentTarget)
+    const field = (name: keyof RemittanceFields) => String(form.get(name) ?? "")
+    const fields: RemittanceFields = {
+      bankCode: field("bankCode"),
+      bankName: field("bankName"),
+      branchCode: field("branchCode"),
+      branchName: field("branchName"),
+      account: field("account"),
+      accountName: field("accountName"),
+    }
+    save.mutate(fields, { onSuccess: () => toast.success(t("twPayment.payment.remittanceSaved")) })
   }
-  return body as T
+  return (
+    <form onSubmit={submit} className="flex flex-col gap-y-2">
+      <Text size="small">
+        {payment.remittance
+          ? t("twPayment.payment.remittanceOnFile", { bank: payment.remittance.bank_name, account: payment.remittance.account })
+          : t("twPayment.payment.remittanceNeeded")}
+      </Text>
+      {FIELDS.map((name) => (
+        <div key={name}>
+          <Label htmlFor={`tw-${payment.id}-${name}`} size="xsmall">
+            {t(`twPayment.payment.fields.${name}`)}
+          </Label>
+          <Input id={`tw-${payment.id}-${name}`} name={name} size="small" required />
+        </div>
+      ))}
+      <Button size="small" type="submit" isLoading={save.isPending}>
+        {t("twPayment.payment.remittanceSave")}
+      </Button>
+      {save.error && <Text className="text-ui-fg-error">{save.error.message}</Text>}
+    </form>
+  )
 }
 
 /** One hosted-checkout payment: its state at the service, and remittance details for a cvs/atm refund. */
 function PaymentPanel({ paymentId }: { paymentId: string }) {
-  const [payment, setPayment] = useState<TwPayment>()
-  const [error, setError] = useState<string>()
-  const [saving, setSaving] = useState(false)
-
-  const load = useCallback(() => {
-    api<{ payment: TwPayment }>(`/admin/tw-payments/${paymentId}`)
-      .then((r) => setPayment(r.payment))
-      .catch((e: Error) => setError(e.message))
-  }, [paymentId])
-  useEffect(load, [load])
-
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault()
-    setSaving(true)
-    setError(undefined)
-    try {
-      const body = Object.fromEntries(new FormData(event.currentTarget).entries())
-      await api(`/admin/tw-payments/${paymentId}/remittance`, { method: "POST", body: JSON.stringify(body) })
-      load()
-    } catch (e) {
-      setError((e as Error).message)
-    } finally {
-      setSaving(false)
-    }
+  const { t } = useTranslation()
+  const { data, error } = useTwPayment(paymentId)
+  if (!data) {
+    return <Text className={error ? "text-ui-fg-error px-6 py-4" : "px-6 py-4"}>{error?.message ?? t("twPayment.common.loading")}</Text>
   }
-
-  if (!payment) {
-    return error ? <Text className="text-ui-fg-error">{error}</Text> : <Text>Loading…</Text>
-  }
-  const info = payment.payment_info
+  const { payment } = data
   return (
-    <div className="flex flex-col gap-y-2 px-6 py-4">
+    <div className="flex flex-col gap-y-2 px-6 py-4" data-testid="tw-payment">
       <div className="flex items-center justify-between">
-        <Text weight="plus">{payment.transaction_hid}</Text>
-        <Badge>{payment.status ?? "unknown"}</Badge>
-      </div>
-      <Text size="small">Method: {payment.payment_method ?? "not chosen yet"}</Text>
-      {info && typeof info === "object" && (
-        <Text size="small">
-          {info.code ? `Code ${info.code} (${info.cvsName})` : `Account ${info.bankCode}-${info.account}`}, pay by {info.expiredAt}
+        <Text weight="plus" data-testid="tw-payment-transaction">
+          {payment.transaction_hid}
         </Text>
-      )}
+        <Badge data-testid="tw-payment-status">{payment.status ?? t("twPayment.payment.unknown")}</Badge>
+      </div>
+      <Text size="small" data-testid="tw-payment-method">
+        {t("twPayment.payment.method", { method: payment.payment_method ?? t("twPayment.payment.methodNone") })}
+      </Text>
+      <PaymentInfo info={payment.payment_info} />
       {payment.invoice && (
         <Text size="small" data-testid="tw-invoice">
-          E-invoice: {payment.invoice.label}
+          {t("twPayment.payment.invoice", { label: payment.invoice.label })}
           {payment.invoice.carrier ? ` ${payment.invoice.carrier}` : ""}
           {payment.invoice.tax_id ? ` ${payment.invoice.tax_id}` : ""}
           {payment.invoice.company_name ? ` (${payment.invoice.company_name})` : ""}
@@ -89,46 +95,26 @@ function PaymentPanel({ paymentId }: { paymentId: string }) {
       )}
       {payment.refund && (
         <Text size="small">
-          Refunded {payment.refund.amount} TWD: {payment.refund.status}
-          {payment.refund.status === "refunding" ? " (the service remits it in 3 to 7 working days)" : ""}
+          {t("twPayment.payment.refunded", { amount: payment.refund.amount, status: payment.refund.status })}
+          {payment.refund.status === "refunding" ? t("twPayment.payment.refundingNote") : ""}
         </Text>
       )}
-      {payment.needs_remittance && (
-        <form onSubmit={(event) => void submit(event)} className="flex flex-col gap-y-2">
-          <Text size="small">
-            {payment.remittance
-              ? `Refunds go to ${payment.remittance.bank_name} ${payment.remittance.account}. Replace:`
-              : "This payment is refunded by bank remittance: enter the shopper's account before refunding."}
-          </Text>
-          {FIELDS.map(([name, label]) => (
-            <div key={name}>
-              <Label htmlFor={`tw-${paymentId}-${name}`} size="xsmall">
-                {label}
-              </Label>
-              <Input id={`tw-${paymentId}-${name}`} name={name} size="small" required />
-            </div>
-          ))}
-          <Button size="small" type="submit" isLoading={saving}>
-            Save remittance details
-          </Button>
-        </form>
-      )}
-      {error && <Text className="text-ui-fg-error">{error}</Text>}
+      {payment.needs_remittance && <RemittanceForm payment={payment} />}
     </div>
   )
 }
 
+/** On the order page's side: each hosted-checkout payment of the order. Nothing for other providers. */
 const TwPaymentDetailsWidget = ({ data: order }: DetailWidgetProps<AdminOrder>) => {
-  const payments = (order.payment_collections ?? [])
-    .flatMap((c) => c.payments ?? [])
-    .filter((p) => isProviderOf("hosted-checkout", p.provider_id))
+  const { t } = useTranslation()
+  const payments = (order.payment_collections ?? []).flatMap((c) => c.payments ?? []).filter((p) => isProviderOf("hosted-checkout", p.provider_id))
   if (!payments.length) {
     return null
   }
   return (
-    <Container className="divide-y p-0">
+    <Container className="divide-y p-0" data-testid="tw-payment-details">
       <div className="px-6 py-4">
-        <Heading level="h2">Hosted checkout</Heading>
+        <Heading level="h2">{t("twPayment.payment.title")}</Heading>
       </div>
       {payments.map((p) => (
         <PaymentPanel key={p.id} paymentId={p.id} />

@@ -1,8 +1,9 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { TW_SUBSCRIPTION_MODULE, type TwSubscriptionModuleService } from "../../modules/tw-subscription"
+import type { AdminSubscriptionDetailView, PeriodView, PlanView, SubscriptionDetailView, SubscriptionListItem, SubscriptionView } from "../../shared/subscription-views"
 
-/** What the routes answer: the objects of docs/subscriptions.md. */
+/** What the routes answer: the objects of docs/subscriptions.md, typed in src/shared for the admin and the storefront too. */
 
 export const subscriptions = (container: MedusaContainer) => container.resolve<TwSubscriptionModuleService>(TW_SUBSCRIPTION_MODULE)
 
@@ -10,7 +11,7 @@ type Row = Awaited<ReturnType<TwSubscriptionModuleService["retrieveTwSubscriptio
 type PeriodRow = Awaited<ReturnType<TwSubscriptionModuleService["retrieveTwSubscriptionPeriod"]>>
 type PlanRow = Awaited<ReturnType<TwSubscriptionModuleService["retrieveTwSubscriptionPlan"]>>
 
-export function subscriptionView(row: Row) {
+export function subscriptionView(row: Row): SubscriptionView<Date> {
   return {
     id: row.id,
     status: row.status,
@@ -38,14 +39,14 @@ export function subscriptionView(row: Row) {
  * A page of subscriptions, each with its plan's title, in one query for the
  * page's plans; a deleted plan still names the subscriptions that started on it.
  */
-export async function subscriptionListViews(container: MedusaContainer, rows: Row[]) {
+export async function subscriptionListViews(container: MedusaContainer, rows: Row[]): Promise<SubscriptionListItem<Date>[]> {
   const planIds = [...new Set(rows.map((row) => row.plan_id).filter((id): id is string => !!id))]
   const plans = planIds.length ? await subscriptions(container).listTwSubscriptionPlans({ id: planIds }, { take: null, select: ["id", "title"], withDeleted: true }) : []
   const titles = new Map(plans.map((plan) => [plan.id, plan.title]))
   return rows.map((row) => ({ ...subscriptionView(row), plan_title: (row.plan_id && titles.get(row.plan_id)) ?? null }))
 }
 
-export function periodView(row: PeriodRow) {
+export function periodView(row: PeriodRow): PeriodView<Date> {
   return {
     period: row.period,
     status: row.status,
@@ -58,7 +59,7 @@ export function periodView(row: PeriodRow) {
   }
 }
 
-export function planView(row: PlanRow) {
+export function planView(row: PlanRow): PlanView<Date> {
   return {
     id: row.id,
     variant_id: row.variant_id,
@@ -79,7 +80,9 @@ export function planView(row: PlanRow) {
  * leak). Both name the plan (what the shop sells, public on the product page);
  * the admin view adds the customer.
  */
-export async function subscriptionDetail(container: MedusaContainer, id: string, options: { customerId?: string; admin?: boolean } = {}) {
+export async function subscriptionDetail(container: MedusaContainer, id: string, options: { admin: true }): Promise<AdminSubscriptionDetailView<Date>>
+export async function subscriptionDetail(container: MedusaContainer, id: string, options?: { customerId?: string }): Promise<SubscriptionDetailView<Date>>
+export async function subscriptionDetail(container: MedusaContainer, id: string, options: { customerId?: string; admin?: boolean } = {}): Promise<SubscriptionDetailView<Date> | AdminSubscriptionDetailView<Date>> {
   const module = subscriptions(container)
   const [row] = await module.listTwSubscriptions({ id, ...(options.customerId ? { customer_id: options.customerId } : {}) }, { take: 1 })
   if (!row) {
@@ -87,7 +90,7 @@ export async function subscriptionDetail(container: MedusaContainer, id: string,
   }
   const periods = await module.listTwSubscriptionPeriods({ subscription_id: row.id }, { take: null, order: { period: "ASC" } })
   const [plan] = row.plan_id ? await module.listTwSubscriptionPlans({ id: row.plan_id }, { take: 1, withDeleted: true }) : []
-  const view = { ...subscriptionView(row), periods: periods.map(periodView), plan: plan ? planView(plan) : null }
+  const view: SubscriptionDetailView<Date> = { ...subscriptionView(row), periods: periods.map(periodView), plan: plan ? planView(plan) : null }
   if (!options.admin) {
     return view
   }

@@ -1,4 +1,6 @@
-import { MedusaError, MedusaService } from "@medusajs/framework/utils"
+import type { SqlEntityManager } from "@medusajs/framework/mikro-orm/knex"
+import type { Context } from "@medusajs/framework/types"
+import { InjectManager, MedusaContext, MedusaError, MedusaService } from "@medusajs/framework/utils"
 import TwSavedCard from "./models/saved-card"
 import TwSavedCardCharge from "./models/saved-card-charge"
 import { tokenCipherFromOptions } from "./options"
@@ -71,30 +73,57 @@ export default class TwSavedCardModuleService extends MedusaService({
     return this.cipher_.decrypt(row.token_ciphertext, row.id)
   }
 
-  /** Moves every stored token under the active key (`rotate-card-token-keys`). Safe to run again. */
+  /**
+   * Moves every stored token under the active key (`rotate-card-token-keys`).
+   * Safe to run again, and while the store runs: each value is written back
+   * only onto its row as it was read (`swapToken_`), so a card deleted or
+   * bound anew meanwhile keeps what it has now.
+   */
   async reencryptTokens(): Promise<RotationResult> {
     const result: RotationResult = { reencrypted: 0, failed: [] }
+    // Rows that changed between the read and the write: left as they now are, and not listed again.
+    const changed: string[] = []
     for (;;) {
+      const skip = [...result.failed, ...changed]
       const rows = await this.listTwSavedCards(
-        { token_key_id: { $ne: this.cipher_.activeKeyId }, token_ciphertext: { $ne: null }, ...(result.failed.length ? { id: { $nin: result.failed } } : {}) },
+        { token_key_id: { $ne: this.cipher_.activeKeyId }, token_ciphertext: { $ne: null }, status: { $ne: "deleted" }, ...(skip.length ? { id: { $nin: skip } } : {}) },
         { take: ROTATION_PAGE, order: { id: "ASC" }, select: ["id", "token_ciphertext", "token_key_id"] }
       )
       if (!rows.length) {
         return result
       }
-      const updates: Array<{ id: string; token_ciphertext: string; token_key_id: string }> = []
       for (const row of rows) {
+        let moved: string
         try {
-          updates.push({ id: row.id, token_ciphertext: this.cipher_.reencrypt(row.token_ciphertext!, row.id), token_key_id: this.cipher_.activeKeyId })
+          moved = this.cipher_.reencrypt(row.token_ciphertext!, row.id)
         } catch {
           result.failed.push(row.id)
+          continue
+        }
+        if (await this.swapToken_(row.id, row.token_ciphertext!, moved)) {
+          result.reencrypted += 1
+        } else {
+          changed.push(row.id)
         }
       }
-      if (updates.length) {
-        await this.updateTwSavedCards(updates)
-        result.reencrypted += updates.length
-      }
     }
+  }
+
+  /**
+   * One statement: the new ciphertext replaces `from` only while the row
+   * still holds `from` and is live. A delete (which wipes the token) or a new
+   * binding between the rotation's read and this write is never undone.
+   */
+  @InjectManager()
+  protected async swapToken_(id: string, from: string, to: string, @MedusaContext() sharedContext: Context = {}): Promise<boolean> {
+    const manager = sharedContext.manager as SqlEntityManager
+    const updated = await manager
+      .getKnex()("tw_saved_card")
+      .where({ id, token_ciphertext: from })
+      .whereNot("status", "deleted")
+      .whereNull("deleted_at")
+      .update({ token_ciphertext: to, token_key_id: this.cipher_.activeKeyId, updated_at: new Date() })
+    return updated === 1
   }
 
   /** The key new tokens are encrypted with (for the rotation command's report). */

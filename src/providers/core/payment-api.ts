@@ -48,10 +48,21 @@ export interface ListedPage {
   next: string | undefined
 }
 
+/**
+ * The key of an unsigned delivery that says `serviceId` is in `status`: what
+ * the body claims before the read, and what the read verified after it.
+ */
+export const statusKey = (serviceId: string, status: string) => `${serviceId}:${status}`
+
 /** A notification or webhook reduced to what the pipeline acts on. */
 export interface Delivery {
   /** Identifies the delivery across retries and duplicates. */
   key: string
+  /**
+   * The body was signed and checked (embedded webhooks), so `key` is a fact. Otherwise `key` is a claim
+   * (`statusKey`): only a fresh read's own status is ever recorded as handled.
+   */
+  signed?: true
   /** The transaction or payment intent to read. */
   serviceId: string
   /** A refund that changed (embedded refund events). */

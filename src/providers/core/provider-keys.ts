@@ -1,10 +1,13 @@
+import type { ProviderIdentifier } from "../../shared/provider-ids"
+
 /**
  * Names Medusa derives from a provider's `identifier` and the `id` a store
  * gives it in `medusa-config.ts`: the key in webhook paths, the provider id in
  * the database. The one place the plugin spells them out.
+ *
+ * The identifiers and `isProviderOf` live in `src/shared`, where the admin bundle can import them too.
  */
-export const PROVIDER_IDENTIFIERS = ["hosted-checkout", "embedded-card"] as const
-export type ProviderIdentifier = (typeof PROVIDER_IDENTIFIERS)[number]
+export { PROVIDER_IDENTIFIERS, type ProviderIdentifier, isProviderOf } from "../../shared/provider-ids"
 
 /** `{identifier}_{id}`, as in `/hooks/payment/{key}`. */
 export const providerKey = (identifier: ProviderIdentifier, id: string) => `${identifier}_${id}`
@@ -14,6 +17,3 @@ export const providerId = (key: string) => `pp_${key}`
 
 /** The address the service must notify: the store's URL plus this path. */
 export const webhookPath = (key: string) => `/hooks/payment/${key}`
-
-/** Whether a payment's or session's provider id belongs to one of this plugin's `identifier` providers. */
-export const isProviderOf = (identifier: ProviderIdentifier, id: string) => id.startsWith(`pp_${identifier}_`)

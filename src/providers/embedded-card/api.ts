@@ -54,9 +54,9 @@ export class EmbeddedCardApi implements PaymentApi {
     // delayed or reordered delivery cannot move the session backwards.
     if (event.type.startsWith("refund.")) {
       const refund = event.data as Refund
-      return { key: event.id, serviceId: refund.paymentIntentId, refundId: refund.id }
+      return { key: event.id, serviceId: refund.paymentIntentId, refundId: refund.id, signed: true }
     }
-    return { key: event.id, serviceId: (event.data as PaymentIntent).id }
+    return { key: event.id, serviceId: (event.data as PaymentIntent).id, signed: true }
   }
 
   async observe(intentId: string): Promise<PaymentObservation | undefined> {

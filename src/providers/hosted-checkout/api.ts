@@ -3,7 +3,7 @@ import { HostedCheckoutClient, type HostedNotification, PAGE_VALIDITY_MS, parseN
 import { InvalidRequestError, NotFoundError } from "../../lib/http"
 import { untrusted } from "../../lib/log"
 import { Attestor } from "../core/attestation"
-import type { Delivery, ListedPage, PaymentApi, PaymentObservation, UnsettledSession } from "../core/payment-api"
+import { type Delivery, type ListedPage, type PaymentApi, type PaymentObservation, statusKey, type UnsettledSession } from "../core/payment-api"
 import type { ResolvedHostedCheckoutOptions } from "./options"
 import { type HostedSessionData, transactionFacts } from "./session-data"
 import { FINAL, PAID, WEBHOOK_ACTION } from "./status-map"
@@ -60,8 +60,9 @@ export class HostedCheckoutApi implements PaymentApi {
       this.logger.warn(`hosted-checkout: ignored a notification for ${untrusted(notification.id)}: not a transaction of this merchant`)
       return undefined
     }
-    // A repeated notification of the same state changes nothing; a new state is news.
-    const delivery: Delivery = { key: `${notification.id}:${notification.status}`, serviceId: notification.id }
+    // A repeated notification of the same state changes nothing; a new state is news. Unsigned: the
+    // pipeline counts it as handled only once a read returned that state.
+    const delivery: Delivery = { key: statusKey(notification.id, notification.status), serviceId: notification.id }
     // A subscription's charge names its checkout's session (token payments: as orderId, without customId).
     const session = notification.customId ?? notification.orderId
     if ((notification.action === "subscription" || notification.subscriptionId) && session?.startsWith("payses_")) {

@@ -12,6 +12,7 @@ import {
 } from "../../lib/hosted"
 import { savedCardFacts } from "./account-holder"
 import { invoiceRequestFields } from "./invoice"
+import { productDetailsFor } from "./invoice-details"
 import type { ResolvedHostedCheckoutOptions } from "./options"
 import type { HostedSessionData, StorefrontData } from "./session-data"
 import type { SessionSubscription, SubscriptionTerms } from "./subscription-session"
@@ -140,7 +141,8 @@ export function tokenSubscriptionBody(input: TokenPaymentInput, terms: Pick<Subs
     amount,
     currency: "TWD",
     orderId: input.sessionId,
-    productDetails: [input.productLine(amount)],
+    // Every period is invoiced on these lines: the cart's, as a recurring page's are.
+    productDetails: productDetailsFor(options, input.data.lines, amount, input.productLine),
     userId: terms.customer_id,
     paymentInterval: terms.interval_months,
     ...(terms.periods ? { numberOfPeriods: terms.periods } : {}),
@@ -195,15 +197,36 @@ export function declineMessage(card: SessionSavedCard, code: string | null | und
   return `Your ${cardName(card)} ${what}. Nothing was charged: pay with another card or another payment method.`
 }
 
-/** The shopper's message when a charge of unknown outcome turned out never made. */
+/** The shopper's message when the service refused the charge before making it (not a card decline): no internals, the merchant's log has them. */
+export function refusedMessage(card: SessionSavedCard): string {
+  return `Your ${cardName(card)} could not be charged. Nothing was charged: pay with another card or another payment method.`
+}
+
+/** The shopper's message when the card cannot be used any more (deleted, or its token does not open): the reason stays in the merchant's log. */
+export function unavailableMessage(card: SessionSavedCard): string {
+  return `Your ${cardName(card)} can no longer be charged. Nothing was charged: pay with another card or another payment method.`
+}
+
+/** The shopper's message when a schedule's creation could not be confirmed (a schedule cannot be read by its order). */
 export function notChargedMessage(card: SessionSavedCard): string {
   return `Your ${cardName(card)} was not charged: the payment service did not confirm the payment. Pay again, with this card or another payment method.`
 }
 
-/** The shopper's message while a charge's outcome is unknown (a time-out, a 5xx, C026): never charged twice. */
+/** The shopper's message when this session's charge was refunded (the cart had been paid another way, or could not take it). */
+export function refundedMessage(card: SessionSavedCard): string {
+  return `The payment with your ${cardName(card)} for this checkout was refunded. Pay again, with this card or another payment method.`
+}
+
+/**
+ * The shopper's message while a charge's outcome is unknown (a time-out, a
+ * 5xx, C026). It stays so until a read of the service settles it: never
+ * charged twice, and a charge that shows up after the cart was paid another
+ * way is refunded.
+ */
 export function pendingMessage(card: SessionSavedCard): string {
   return (
     `The payment with your ${cardName(card)} is being confirmed with the payment service. Do not pay again: ` +
-    "if it went through, your order is placed automatically within a few minutes; if not, this cart stays open to pay again."
+    "if it went through, your order is placed automatically within a few minutes. If no order appears, you can pay again with a new payment; " +
+    "this one is then refunded if it shows up as charged."
   )
 }

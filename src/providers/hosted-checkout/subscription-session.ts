@@ -1,11 +1,12 @@
 import type { Logger, PaymentCustomerDTO } from "@medusajs/framework/types"
 import { MedusaError, PaymentSessionStatus } from "@medusajs/framework/utils"
 import { z } from "zod"
-import { formatCalendarDate, type HostedCheckoutClient, type InvoiceInfo, parseCalendarDate, taipeiDate, compareCalendarDates, type Transaction } from "../../lib/hosted"
+import { formatCalendarDate, type HostedCheckoutClient, type InvoiceInfo, type OrderLine, parseCalendarDate, type ProductDetail, taipeiDate, compareCalendarDates, type Transaction } from "../../lib/hosted"
 import { NotFoundError, InvalidRequestError, UnknownOutcomeError } from "../../lib/http"
 import type { Attestor } from "../core/attestation"
 import { toMedusaError } from "../core/errors"
 import { invoiceRequestFields } from "./invoice"
+import { productDetailsFor } from "./invoice-details"
 import type { ResolvedHostedCheckoutOptions } from "./options"
 import { PAID } from "./status-map"
 
@@ -144,7 +145,7 @@ interface Deps {
   client: HostedCheckoutClient
   options: ResolvedHostedCheckoutOptions
   logger: Logger
-  productLine(amount: number): { productionCode: string; description: string; quantity: number; unit: string; unitPrice: number }
+  productLine(amount: number): ProductDetail
 }
 
 export interface SubscriptionCheckout {
@@ -153,6 +154,8 @@ export interface SubscriptionCheckout {
   checkoutUrl: string
   expiresAt: string
   subscription: SessionSubscription
+  /** With e-invoices on: the lines every period is invoiced on, which its refunds' allowances share out. */
+  invoiceLines?: ProductDetail[]
 }
 
 /**
@@ -171,6 +174,8 @@ export async function openSubscriptionCheckout(
     customer: PaymentCustomerDTO | undefined
     returnPath: string | undefined
     invoice: InvoiceInfo | undefined
+    /** The cart's lines (the store route puts them in the session data, as the store middleware does for one-time pages). */
+    lines?: readonly OrderLine[]
   }
 ): Promise<SubscriptionCheckout> {
   const { client, options } = deps
@@ -190,7 +195,8 @@ export async function openSubscriptionCheckout(
     customId: sessionId,
     successUrl: `${storefront}${input.returnPath ?? options.successPath}`,
     failureUrl: `${storefront}${options.failurePath}`,
-    productDetails: [deps.productLine(amount)],
+    // The service invoices every period on these lines, so they are the cart's, as a one-time page's are.
+    productDetails: productDetailsFor(options, input.lines, amount, deps.productLine),
     userId: terms.customer_id,
     // Every period's invoice is issued on the shopper's choice made at the checkout.
     ...(options.einvoice ? invoiceRequestFields({ invoice: input.invoice }, input.customer) : {}),
@@ -200,6 +206,7 @@ export async function openSubscriptionCheckout(
   const today = taipeiDate(new Date())
   const start = terms.start_date ? parseCalendarDate(terms.start_date) : undefined
   const firstChargeLater = !!start && compareCalendarDates(start, today) > 0
+  const invoiced = options.einvoice ? { invoiceLines: common.productDetails } : {}
   try {
     if (terms.kind === "monthly") {
       const created = await client.checkouts.createSubscription(common)
@@ -209,6 +216,7 @@ export async function openSubscriptionCheckout(
         checkoutUrl: created.page.url,
         expiresAt: new Date(created.page.expiresAt).toISOString(),
         subscription: { id: terms.subscription_id, kind: "monthly", checkoutId: created.id, startDate: formatCalendarDate(today), firstChargeLater: false },
+        ...invoiced,
       }
     }
     const created = await client.checkouts.createSchedule({
@@ -231,6 +239,7 @@ export async function openSubscriptionCheckout(
         startDate: firstChargeLater && start ? formatCalendarDate(start) : formatCalendarDate(today),
         firstChargeLater,
       },
+      ...invoiced,
     }
   } catch (error) {
     if (error instanceof UnknownOutcomeError) {

@@ -1,25 +1,28 @@
 import type { BigNumberInput, MedusaContainer, PaymentCustomerDTO } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import { invoiceLines, type Transaction } from "../../lib/hosted"
-import { DeclinedError, PaymentServiceError, UnknownOutcomeError } from "../../lib/http"
+import { DeclinedError, PaymentServiceError, UnexpectedResponseError, UnknownOutcomeError } from "../../lib/http"
 import { untrusted } from "../../lib/log"
 import { TW_SAVED_CARD_MODULE, type TwSavedCardModuleService } from "../../modules/tw-saved-card"
 import type { SavedCardChargeStatus } from "../../modules/tw-saved-card/models/saved-card-charge"
 import { TW_SUBSCRIPTION_MODULE, type TwSubscriptionModuleService } from "../../modules/tw-subscription"
-import { toMedusaError } from "../../providers/core/errors"
 import { toTwd } from "../../providers/core/money"
 import type { HostedCheckoutApi } from "../../providers/hosted-checkout/api"
 import {
   declineMessage,
   notChargedMessage,
   pendingMessage,
+  refundedMessage,
+  refusedMessage,
   type SessionSavedCard,
   sessionSavedCard,
   tokenChargeBody,
   tokenSubscriptionBody,
+  unavailableMessage,
 } from "../../providers/hosted-checkout/saved-card-session"
 import { transactionFacts } from "../../providers/hosted-checkout/session-data"
 import { PAID } from "../../providers/hosted-checkout/status-map"
+import type { TransactionStatus } from "../../lib/hosted"
 import { type SessionSubscription, sessionSubscription } from "../../providers/hosted-checkout/subscription-session"
 import { hostedApi } from "../subscriptions/hosted-api"
 
@@ -34,13 +37,29 @@ import { hostedApi } from "../subscriptions/hosted-api"
  * (the session id) is listed with `GET /order/{orderId}/transactions`, and
  * a charge found there is used. A paid charge is written into the session
  * with a sealed read, so core's authorization at the cart's completion takes
- * it without reading the service again.
+ * it without reading the service again. An outcome the service does not show
+ * stays unknown, however long: only a read settles it (paid → the order, or a
+ * refund when the cart can no longer take it; failed → declined).
+ *
+ * What a shopper is told names no internals (a key id, an option, the
+ * service's own text): those go to the merchant's log and the charge row.
  */
 
 /** A charge whose row says `charging` longer than this was cut off (a crash): it is settled by reading. */
 export const CHARGE_STALE_MS = 2 * 60_000
-/** A charge of unknown outcome of which the service shows nothing after this long was not made. */
+/** A schedule (no transaction before its date, no read by order) unconfirmed after this long is reported not made. */
 export const UNKNOWN_GRACE_MS = 2 * 60_000
+/** Codes of the charge row besides the service's own. */
+export const CHARGE_CODES = {
+  /** The card could not be used (deleted, or its token did not open): nothing was sent. */
+  unavailable: "CARD_UNAVAILABLE",
+  /** A schedule whose creation could not be confirmed. */
+  scheduleUnconfirmed: "SCHEDULE_UNCONFIRMED",
+  /** Before this version, an unknown outcome the service did not show within the grace: an open outcome after all. */
+  legacyNotCharged: "NOT_CHARGED",
+  /** Paid, then refunded: the cart had moved on (paid another way, its session replaced) or could not take it. */
+  refunded: "REFUNDED",
+} as const
 
 export type ChargeOutcome =
   /** The session holds the paid charge (sealed), or the schedule of a later first charge: complete the cart. */
@@ -74,6 +93,9 @@ export interface ChargeRow {
   updated_at: Date | string
 }
 
+/** A charge the service has given back (or is giving back) in full. */
+const REFUNDED: ReadonlySet<TransactionStatus> = new Set(["refunding", "refunded", "refundedPostPayout"])
+
 const savedCards = (container: MedusaContainer) => container.resolve<TwSavedCardModuleService>(TW_SAVED_CARD_MODULE)
 const providerKeyOf = (providerId: string) => providerId.replace(/^pp_/, "")
 const age = (row: ChargeRow, now: number) => now - new Date(row.created_at).getTime()
@@ -91,12 +113,18 @@ function customerOf(session: SessionRow): PaymentCustomerDTO | undefined {
   return customer?.id ? customer : undefined
 }
 
+export interface ChargeTarget {
+  sessionId: string
+  /** The customer of the cart being completed: a saved card pays only for its own customer's cart. */
+  cartCustomerId: string | undefined
+}
+
 /**
  * Charges the saved card of a payment session, or finds out what its one
  * charge did. Called by the store middleware before core's cart completion,
  * under the cart's lock.
  */
-export async function chargeSavedCardSession(container: MedusaContainer, sessionId: string, now = Date.now()): Promise<ChargeOutcome> {
+export async function chargeSavedCardSession(container: MedusaContainer, { sessionId, cartCustomerId }: ChargeTarget, now = Date.now()): Promise<ChargeOutcome> {
   const session = await loadSession(container, sessionId)
   const card = sessionSavedCard(session?.data)
   if (!session || !card) {
@@ -117,6 +145,10 @@ export async function chargeSavedCardSession(container: MedusaContainer, session
   const subscription = sessionSubscription(session.data)
   const terms = subscription ? await subscriptionTerms(container, subscription, sessionId) : undefined
   // Built before the row: a body the store cannot send (an e-invoice without a buyer's name) is refused with nothing started.
+  if (cartCustomerId !== customer.id) {
+    // The session's card is its customer's (checked when it was made); the cart is someone else's: nothing is started.
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "The saved card chosen for this cart is not of the cart's customer. Nothing was charged: choose a payment method again.")
+  }
   const common = { options: api.options, productLine: (rest: number) => api.productLine(rest), sessionId, amount, data: session.data, customer }
   const body = terms ? tokenSubscriptionBody(common, terms, !!subscription?.firstChargeLater) : tokenChargeBody(common)
 
@@ -138,16 +170,19 @@ export async function chargeSavedCardSession(container: MedusaContainer, session
     return existingCharge(container, api, existing, session, card, now)
   }
 
+  const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
   let token: string
   try {
     token = await module.revealToken(card.id, customer.id)
   } catch (error) {
-    // The card was deleted (or its key is gone) since the session was made: nothing was sent.
-    await setRow(container, row, "declined", { code: "CARD_UNAVAILABLE", message: (error as Error).message })
-    return { status: "declined", message: `Your saved card can no longer be charged (${(error as Error).message}) Pay with another card or another payment method.` }
+    // The card was deleted (or its key is gone) since the session was made: nothing was sent. The cause (a key id,
+    // advice on tokenKeys) is the merchant's to read, never the shopper's.
+    const cause = (error as Error).message
+    logger.error(`medusa-payment-tw: saved card ${card.id} cannot be charged for session ${sessionId}: ${untrusted(cause, 300)}`)
+    await setRow(container, row, "declined", { code: CHARGE_CODES.unavailable, message: cause })
+    return { status: "declined", message: unavailableMessage(card) }
   }
 
-  const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
   try {
     if (terms) {
       const answer = await api.client.tokenSubscriptions.create({ ...body, token })
@@ -176,18 +211,41 @@ export async function chargeSavedCardSession(container: MedusaContainer, session
       await setRow(container, row, "unknown", { code: error.code, message: error.message })
       return settleByReading(container, api, { ...row, status: "unknown" }, session, card, now)
     }
-    // Refused before charging (a parameter, the store's credentials, risk control): nothing was charged.
-    const known = error instanceof PaymentServiceError || error instanceof MedusaError
-    await setRow(container, row, known ? "declined" : "unknown", { code: (error as { code?: string }).code ?? "ERROR", message: (error as Error).message })
-    throw toMedusaError("Charging the saved card", error)
+    const code = (error as { code?: string }).code ?? "ERROR"
+    const cause = (error as Error).message
+    if (error instanceof PaymentServiceError && !(error instanceof UnexpectedResponseError)) {
+      // Refused before charging (a parameter, the store's credentials, risk control): nothing was charged.
+      logger.error(`medusa-payment-tw: the service refused the charge of saved card ${card.id} for session ${sessionId} (${code}): ${untrusted(cause, 300)}`)
+      await setRow(container, row, "declined", { code, message: cause })
+      return { status: "declined", message: refusedMessage(card) }
+    }
+    // Anything else may have come after the charge: its outcome is open until a read settles it.
+    logger.error(`medusa-payment-tw: the charge of saved card ${card.id} for session ${sessionId} failed unexpectedly; reading it, never resending: ${untrusted(cause, 300)}`)
+    await setRow(container, row, "unknown", { code, message: cause })
+    return { status: "unknown", message: pendingMessage(card) }
   }
+}
+
+/** What a declined row tells the shopper again: a card decline's meaning, or a plain refusal. */
+function declinedAgain(card: SessionSavedCard, code: string | null): string {
+  if (code === CHARGE_CODES.unavailable) {
+    return unavailableMessage(card)
+  }
+  if (code === CHARGE_CODES.scheduleUnconfirmed) {
+    return notChargedMessage(card)
+  }
+  return !code || /^T000\d$/.test(code) ? declineMessage(card, code) : refusedMessage(card)
 }
 
 /** Another completion (or an earlier one) holds the session's one charge: go by what it found. */
 async function existingCharge(container: MedusaContainer, api: HostedCheckoutApi, row: ChargeRow, session: SessionRow, card: SessionSavedCard, now: number): Promise<ChargeOutcome> {
   switch (row.status) {
     case "declined":
-      return { status: "declined", message: row.code === "NOT_CHARGED" ? notChargedMessage(card) : declineMessage(card, row.code) }
+      if (row.code === CHARGE_CODES.legacyNotCharged) {
+        // Declared "not charged" by time alone before this version: still open, the service says.
+        return settleByReading(container, api, row, session, card, now)
+      }
+      return { status: "declined", message: declinedAgain(card, row.code) }
     case "charging":
       if (age(row, now) < CHARGE_STALE_MS) {
         return { status: "unknown", message: pendingMessage(card) }
@@ -201,9 +259,11 @@ async function existingCharge(container: MedusaContainer, api: HostedCheckoutApi
 
 /**
  * What the service shows under the charge's `orderId`: a paid charge is used
- * (written into the session, sealed), a failed one is a decline, nothing at
- * all stays unknown until `UNKNOWN_GRACE_MS` has passed, then counts as not
- * charged. A read that fails leaves it unknown. Never sends anything.
+ * (written into the session, sealed), a refunded one is settled as such, a
+ * failed one is a decline. Nothing at all, or a read that fails, leaves the
+ * outcome unknown, however long ago the charge was: time alone never settles
+ * it, since the service may still show it paid. (A schedule, which no read
+ * finds, is the exception: see below.) Never sends anything.
  */
 export async function settleByReading(
   container: MedusaContainer,
@@ -224,6 +284,12 @@ export async function settleByReading(
     return { status: "unknown", message: pendingMessage(card) }
   }
   const paid = transactions.find((tx) => PAID.has(tx.status))
+  const refunded = transactions.find((tx) => REFUNDED.has(tx.status))
+  if (!paid && refunded) {
+    // The money was taken and given back (by the pipeline, as an orphan): nothing is left to settle.
+    await setRow(container, row, "paid", { transaction_id: refunded.transactionHid, code: CHARGE_CODES.refunded, message: `refunded (${refunded.status})` })
+    return { status: "declined", message: refundedMessage(card) }
+  }
   if (paid) {
     if (session) {
       await recordCharge(container, api, session, paid, extra.hid)
@@ -243,15 +309,10 @@ export async function settleByReading(
       container
         .resolve(ContainerRegistrationKeys.LOGGER)
         .error(`medusa-payment-tw: the schedule of session ${row.service_order_id} could not be confirmed; check the service's console for a subscription of order ${row.service_order_id} and cancel it`)
-      await setRow(container, row, "declined", { code: "NOT_CHARGED", message: "the schedule could not be confirmed" })
+      await setRow(container, row, "declined", { code: CHARGE_CODES.scheduleUnconfirmed, message: "the schedule could not be confirmed" })
       return { status: "declined", message: notChargedMessage(card) }
     }
     return { status: "unknown", message: pendingMessage(card) }
-  }
-  // A charge the service answered (its P number is known) is never taken for "not charged".
-  if (age(row, now) >= UNKNOWN_GRACE_MS && !row.transaction_id) {
-    await setRow(container, row, "declined", { code: "NOT_CHARGED", message: "the service shows no charge" })
-    return { status: "declined", message: notChargedMessage(card) }
   }
   if (row.status !== "unknown") {
     await setRow(container, row, "unknown", { transaction_id: row.transaction_id, code: row.code ?? "UNCONFIRMED", message: "the service shows no charge yet" })
@@ -277,7 +338,8 @@ async function recordCharge(container: MedusaContainer, api: HostedCheckoutApi, 
     return
   }
   const subscription = sessionSubscription(current.data)
-  const einvoiced = api.options.einvoice && !subscription
+  // A charge and a subscription alike are invoiced on the cart's lines (tokenChargeBody, tokenSubscriptionBody).
+  const einvoiced = api.options.einvoice
   const data = {
     ...current.data,
     transactionId: tx.id,

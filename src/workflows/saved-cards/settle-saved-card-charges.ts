@@ -6,9 +6,9 @@ import { TW_SAVED_CARD_MODULE, type TwSavedCardModuleService } from "../../modul
 import { processTwPaymentWorkflow } from "../process-tw-payment"
 import { pluginProvider } from "../plugin-providers"
 import { hostedApi } from "../subscriptions/hosted-api"
-import { CHARGE_STALE_MS, type ChargeRow, loadSession, settleByReading } from "./saved-card-charge"
+import { CHARGE_CODES, CHARGE_STALE_MS, type ChargeRow, loadSession, settleByReading } from "./saved-card-charge"
 
-/** Charges older than this are not read again: the sweep's window, longer than any charge stays unknown. */
+/** Charges older than this are not read again: the sweep's window, longer than a charge's outcome takes to show. */
 const SETTLE_WINDOW_MS = 48 * 3_600_000
 /** Rows read per run, at most. */
 const MAX_PER_RUN = 50
@@ -26,8 +26,10 @@ export interface SettleOptions {
  * (never sent again). A paid charge is written into its session and goes
  * through the payment pipeline like a notification's read: the cart is
  * completed into one captured order, or, when the session or the cart has
- * moved on, the money is refunded as an orphan. A failed one is a decline;
- * one the service still does not show after the grace time was never made.
+ * moved on, the money is refunded as an orphan. A failed one is a decline.
+ * One the service does not show stays open and is read again next run: time
+ * alone never declares a charge not made (rows declared so by an earlier
+ * version, `NOT_CHARGED`, are read again too).
  */
 export async function settleSavedCardCharges(container: MedusaContainer, { force = false, now = Date.now() }: SettleOptions = {}): Promise<number> {
   if (!container.hasRegistration(TW_SAVED_CARD_MODULE)) {
@@ -36,7 +38,10 @@ export async function settleSavedCardCharges(container: MedusaContainer, { force
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
   const module = container.resolve<TwSavedCardModuleService>(TW_SAVED_CARD_MODULE)
   const rows = (await module.listTwSavedCardCharges(
-    { status: ["unknown", "charging"], created_at: { $gte: new Date(now - SETTLE_WINDOW_MS) } },
+    {
+      $or: [{ status: ["unknown", "charging"] }, { status: "declined", code: CHARGE_CODES.legacyNotCharged }],
+      created_at: { $gte: new Date(now - SETTLE_WINDOW_MS) },
+    },
     { take: MAX_PER_RUN, order: { created_at: "ASC" } }
   )) as unknown as ChargeRow[]
   let settled = 0
@@ -60,7 +65,11 @@ export async function settleSavedCardCharges(container: MedusaContainer, { force
         logger.info(`medusa-payment-tw: the charge of saved card ${card.id} for session ${row.payment_session_id} settled: ${outcome.status}`)
       }
       if (outcome.status === "paid" && outcome.transaction) {
-        await processTwPaymentWorkflow(container).run({ input: { provider: key, serviceId: outcome.transaction.id } })
+        // The order, or, when the session or the cart has moved on, a refund of the orphan.
+        const { result } = await processTwPaymentWorkflow(container).run({ input: { provider: key, serviceId: outcome.transaction.id } })
+        if (result.decision.kind === "refund-orphan") {
+          await module.updateTwSavedCardCharges({ id: row.id, code: CHARGE_CODES.refunded, message: untrusted(result.decision.why, 300) })
+        }
       }
       await sleep(1000 / provider.reconciliation.requestsPerSecond)
     } catch (error) {

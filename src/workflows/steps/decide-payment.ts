@@ -16,6 +16,8 @@ export const decidePaymentStep = createStep("decide-tw-payment", async (input: D
   const decision = decide(input.observation ?? undefined, input.session ?? undefined, api?.idField ?? "")
   if (decision.kind === "ignore") {
     container.resolve(ContainerRegistrationKeys.LOGGER)[decision.level](`${input.provider}: nothing done: ${decision.reason}`)
+  } else if (decision.kind === "apply" && decision.notice) {
+    container.resolve(ContainerRegistrationKeys.LOGGER).error(`${input.provider}: ${decision.notice}`)
   }
   return new StepResponse(decision)
 })

@@ -1,59 +1,81 @@
-import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
+import { createHook, createStep, createWorkflow, StepResponse, transform, when, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
+import { acquireLockStep, releaseLockStep } from "@medusajs/medusa/core-flows"
+import type { SubscriptionStatus } from "../../modules/tw-subscription/models/subscription"
 import { cancelAtService } from "./cancel-at-service"
 import { subscriptionModule } from "./renewal-order"
-import { syncSubscription } from "./sync-subscription"
+import { subscriptionLockKey, syncSubscription } from "./sync-subscription"
+
+export const cancelTwSubscriptionWorkflowId = "cancel-tw-subscription"
+
+export interface CancelTwSubscriptionInput {
+  subscription_id: string
+  reason?: string
+  by: "admin" | "customer"
+}
 
 const FINAL = new Set(["stopped", "completed", "cancelled"])
 
-/**
- * Cancels a subscription: the service first (`PUT /subscriptions/{S number}`),
- * then the store. When the service refuses (`V0002`: a charge is running,
- * or it is already cancelled, completed or stopped) nothing changes in the
- * store and the error says so. Runs under the subscription's lock, so it
- * never interleaves with a period being recorded.
- */
-export async function cancelSubscription(container: MedusaContainer, subscriptionId: string, reason: string | undefined, by: "admin" | "customer") {
-  const module = subscriptionModule(container)
-  let row = await module.retrieveTwSubscription(subscriptionId)
+const alreadyOver = (row: { id: string; status: string }) =>
+  new MedusaError(MedusaError.Types.NOT_ALLOWED, `Subscription ${row.id} is already ${row.status}; nothing was changed.`)
+
+/** A monthly checkout's S number arrives with its notifications: the service is read once more before giving up. */
+const learnServiceNumberStep = createStep("learn-tw-subscription-number", async (id: string, { container }) => {
+  const row = await subscriptionModule(container).retrieveTwSubscription(id)
   if (FINAL.has(row.status)) {
-    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Subscription ${row.id} is already ${row.status}; nothing was changed.`)
+    throw alreadyOver(row)
   }
   if (!row.service_subscription_id && row.status !== "pending") {
-    // A monthly checkout's S number arrives with its notifications; read once more before giving up.
-    await syncSubscription(container, { subscriptionId })
-    row = await module.retrieveTwSubscription(subscriptionId)
+    await syncSubscription(container, { subscriptionId: id })
   }
-  const locking = container.resolve(Modules.LOCKING)
-  await locking.execute(
-    `medusa-payment-tw:subscription:${subscriptionId}`,
-    async () => {
-      const current = await module.retrieveTwSubscription(subscriptionId)
-      if (FINAL.has(current.status)) {
-        throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Subscription ${current.id} is already ${current.status}; nothing was changed.`)
-      }
-      if (current.service_subscription_id) {
-        await cancelAtService(container, current.provider_key, current.service_subscription_id, reason)
-      } else if (current.status !== "pending") {
-        throw new MedusaError(
-          MedusaError.Types.NOT_ALLOWED,
-          `The payment service has not yet told the store the number of subscription ${current.id}; nothing was changed. Try again in a minute.`
-        )
-      } else {
-        await releaseCheckout(container, current)
-      }
-      await module.updateTwSubscriptions({
-        id: current.id,
-        status: "cancelled",
-        cancel_reason: reason ?? (by === "customer" ? "Cancelled by the customer" : "Cancelled by the store"),
-        cancelled_at: new Date(),
-        next_charge_at: null,
-      })
-    },
-    { timeout: 60 }
-  )
-  return module.retrieveTwSubscription(subscriptionId)
-}
+  return new StepResponse(undefined)
+})
+
+/** Read under the subscription's lock: what the cancellation acts on. */
+const loadCancellableStep = createStep("load-cancellable-tw-subscription", async (id: string, { container }) => {
+  const row = await subscriptionModule(container).retrieveTwSubscription(id)
+  if (FINAL.has(row.status)) {
+    throw alreadyOver(row)
+  }
+  if (!row.service_subscription_id && row.status !== "pending") {
+    throw new MedusaError(
+      MedusaError.Types.NOT_ALLOWED,
+      `The payment service has not yet told the store the number of subscription ${row.id}; nothing was changed. Try again in a minute.`
+    )
+  }
+  return new StepResponse({ id: row.id, status: row.status, provider_key: row.provider_key, cart_id: row.cart_id, payment_session_id: row.payment_session_id, hid: row.service_subscription_id })
+})
+
+type Previous = { id: string; status: SubscriptionStatus; cancel_reason: string | null; cancelled_at: Date | null; next_charge_at: Date | null }
+
+/** The store side first, since it can be undone: a service that then refuses leaves the subscription as it was. */
+const markCancelledStep = createStep(
+  "mark-tw-subscription-cancelled",
+  async ({ id, reason, by }: CancelTwSubscriptionInput & { id: string }, { container }) => {
+    const module = subscriptionModule(container)
+    const before = await module.retrieveTwSubscription(id)
+    await module.updateTwSubscriptions({
+      id,
+      status: "cancelled",
+      cancel_reason: reason ?? (by === "customer" ? "Cancelled by the customer" : "Cancelled by the store"),
+      cancelled_at: new Date(),
+      next_charge_at: null,
+    })
+    const previous: Previous = { id, status: before.status, cancel_reason: before.cancel_reason, cancelled_at: before.cancelled_at, next_charge_at: before.next_charge_at }
+    return new StepResponse(undefined, previous)
+  },
+  async (previous, { container }) => {
+    if (previous) {
+      await subscriptionModule(container).updateTwSubscriptions(previous)
+    }
+  }
+)
+
+/** `PUT /subscriptions/{S number}`: cannot be undone, so it comes last. */
+const cancelAtServiceStep = createStep("cancel-tw-subscription-at-service", async ({ provider_key, hid, reason }: { provider_key: string; hid: string; reason?: string }, { container }) => {
+  await cancelAtService(container, provider_key, hid, reason)
+  return new StepResponse(undefined)
+})
 
 /**
  * A checkout not yet paid cannot be cancelled at the service (`V0002`) and
@@ -63,25 +85,55 @@ export async function cancelSubscription(container: MedusaContainer, subscriptio
  * Under the cart's lock, so no completion is half-way; a first order placed
  * meanwhile means the subscription has started after all.
  */
-async function releaseCheckout(container: MedusaContainer, row: { id: string; cart_id: string; payment_session_id: string | null }) {
-  if (!row.payment_session_id) {
-    return
+const releaseCheckoutStep = createStep(
+  "release-tw-subscription-checkout",
+  async ({ id, cart_id, payment_session_id }: { id: string; cart_id: string; payment_session_id: string | null }, { container }) => {
+    if (!payment_session_id) {
+      return new StepResponse(undefined)
+    }
+    const query = container.resolve(ContainerRegistrationKeys.QUERY)
+    await container.resolve(Modules.LOCKING).execute(
+      cart_id,
+      async () => {
+        const { data: placed } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id } })
+        if (placed.length) {
+          throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Subscription ${id} has just started (its first order was placed); nothing was changed. Try again in a minute.`)
+        }
+        const payments = container.resolve(Modules.PAYMENT)
+        const [session] = await payments.listPaymentSessions({ id: payment_session_id }, { select: ["id"] })
+        if (session) {
+          await payments.deletePaymentSession(payment_session_id)
+        }
+      },
+      { timeout: 30 }
+    )
+    return new StepResponse(undefined)
   }
-  const sessionId = row.payment_session_id
-  const query = container.resolve(ContainerRegistrationKeys.QUERY)
-  await container.resolve(Modules.LOCKING).execute(
-    row.cart_id,
-    async () => {
-      const { data: placed } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: row.cart_id } })
-      if (placed.length) {
-        throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Subscription ${row.id} has just started (its first order was placed); nothing was changed. Try again in a minute.`)
-      }
-      const payments = container.resolve(Modules.PAYMENT)
-      const [session] = await payments.listPaymentSessions({ id: sessionId }, { select: ["id"] })
-      if (session) {
-        await payments.deletePaymentSession(sessionId)
-      }
-    },
-    { timeout: 30 }
-  )
-}
+)
+
+/**
+ * Cancels a subscription, by its customer or the merchant: under the
+ * subscription's lock (no period is recorded meanwhile), the store's row
+ * first (undone if what follows fails), then the service's subscription, or
+ * for a checkout not yet paid, its payment session. Nothing is left at the
+ * service that can still charge; a charge that slips through anyway is
+ * refunded by the subscription's next sync. Hook `subscriptionCancelled`.
+ */
+export const cancelTwSubscriptionWorkflow = createWorkflow(cancelTwSubscriptionWorkflowId, (input: CancelTwSubscriptionInput) => {
+  learnServiceNumberStep(input.subscription_id)
+  const lockKey = transform({ input }, ({ input }) => subscriptionLockKey(input.subscription_id))
+  acquireLockStep({ key: lockKey, timeout: 60, ttl: 120 })
+  const row = loadCancellableStep(input.subscription_id)
+  const marked = transform({ input, row }, ({ input, row }) => ({ ...input, id: row.id }))
+  markCancelledStep(marked)
+  when("tw-cancel-at-service", { row }, ({ row }) => !!row.hid).then(() => {
+    const target = transform({ input, row }, ({ input, row }) => ({ provider_key: row.provider_key, hid: row.hid ?? "", reason: input.reason }))
+    cancelAtServiceStep(target)
+  })
+  when("tw-release-checkout", { row }, ({ row }) => !row.hid).then(() => {
+    releaseCheckoutStep(row)
+  })
+  releaseLockStep({ key: lockKey })
+  const subscriptionCancelled = createHook("subscriptionCancelled", { subscription_id: input.subscription_id, by: input.by })
+  return new WorkflowResponse({ subscription_id: input.subscription_id }, { hooks: [subscriptionCancelled] })
+})

@@ -1,10 +1,11 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
-import type { BigNumberInput } from "@medusajs/framework/types"
+import type { BigNumberInput, IOrderModuleService } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MathBN, MedusaError, Modules } from "@medusajs/framework/utils"
 import { createOrderPaymentCollectionWorkflow, createOrderWorkflow, createPaymentSessionsWorkflow } from "@medusajs/medusa/core-flows"
 import type { Transaction } from "../../lib/hosted"
 import { TW_SUBSCRIPTION_MODULE, type TwSubscriptionModuleService } from "../../modules/tw-subscription"
 import { providerId } from "../../providers/core/provider-keys"
+import { renewalLines } from "../../providers/hosted-checkout/invoice-details"
 import { RENEWAL_CONTEXT_KEY, sealRenewalTerms } from "../../providers/hosted-checkout/subscription-session"
 import { hostedApi } from "./hosted-api"
 import type { ObservedPeriod } from "./subscription-state"
@@ -149,6 +150,8 @@ export async function payRenewalOrder(container: MedusaContainer, sub: RenewalSu
   }
   const collections = (order.payment_collections ?? []).filter((c) => !!c)
   if (collections.some((c) => (c.payments ?? []).some((p) => p?.captured_at))) {
+    // Captured by a run that stopped before the rest: it is finished, not skipped.
+    await recordRenewalPayment(container, orderId)
     return
   }
   if (amount(order.total) !== period.amount) {
@@ -173,25 +176,78 @@ export async function payRenewalOrder(container: MedusaContainer, sub: RenewalSu
     payment_method: tx.paymentMethod ?? null,
     payment_info: typeof tx.paymentInfo === "string" ? tx.paymentInfo : null,
   })
+  const lines = await invoicedLinesOfPeriod(container, sub, tx)
   const { result: session } = await createPaymentSessionsWorkflow(container).run({
-    input: { payment_collection_id: collectionId, provider_id: providerId(sub.provider_key), data: {}, context: { [RENEWAL_CONTEXT_KEY]: renewal } },
+    input: {
+      payment_collection_id: collectionId,
+      provider_id: providerId(sub.provider_key),
+      data: lines ? { lines } : {},
+      context: { [RENEWAL_CONTEXT_KEY]: renewal },
+    },
   })
   const payment = await payments.authorizePaymentSession(session.id, {})
   if (!payment) {
     throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `The payment of renewal order ${orderId} was not authorized.`)
   }
-  const [captured] = await payments.listPayments({ id: payment.id }, { relations: ["captures"] })
-  const orderModule = container.resolve(Modules.ORDER)
-  await orderModule.addOrderTransactions(
-    (captured?.captures ?? []).map((capture) => ({
-      order_id: orderId,
-      amount: capture.amount,
-      currency_code: order.currency_code,
-      reference: "capture",
-      reference_id: capture.id,
-    }))
-  )
+  await recordRenewalPayment(container, orderId)
+}
+
+/**
+ * The captures of the renewal order's payment as order transactions (those
+ * not recorded yet), then `order.placed`. Safe to run again after a crash
+ * anywhere in it: a transaction is added once per capture, and the event is
+ * sent at least once.
+ */
+async function recordRenewalPayment(container: MedusaContainer, orderId: string) {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({
+    entity: "order",
+    fields: ["id", "currency_code", "transactions.reference_id", "payment_collections.payments.captures.id", "payment_collections.payments.captures.amount"],
+    filters: { id: orderId },
+  })
+  const order = data[0] as
+    | {
+        currency_code: string
+        transactions?: Array<{ reference_id: string | null } | null>
+        payment_collections?: Array<{ payments?: Array<{ captures?: Array<{ id: string; amount: BigNumberInput } | null> } | null> } | null>
+      }
+    | undefined
+  if (!order) {
+    return
+  }
+  const recorded = new Set((order.transactions ?? []).map((t) => t?.reference_id))
+  const captures = (order.payment_collections ?? []).flatMap((c) => c?.payments ?? []).flatMap((p) => p?.captures ?? [])
+  const missing = captures.filter((capture): capture is { id: string; amount: BigNumberInput } => !!capture && !recorded.has(capture.id))
+  if (missing.length) {
+    await container.resolve(Modules.ORDER).addOrderTransactions(
+      missing.map((capture) => ({ order_id: orderId, amount: capture.amount, currency_code: order.currency_code, reference: "capture", reference_id: capture.id }))
+    )
+  }
   await container.resolve(Modules.EVENT_BUS).emit({ name: "order.placed", data: { id: orderId } })
+}
+
+/** The renewal order already made for a period's transaction (its metadata names it), linked yet or not. */
+export async function renewalOrderOf(container: MedusaContainer, subscriptionId: string, transactionHid: string): Promise<string | undefined> {
+  const orders = await container.resolve(Modules.ORDER).listOrders(
+    { metadata: { tw_subscription_id: subscriptionId, tw_transaction_hid: transactionHid } } as Parameters<IOrderModuleService["listOrders"]>[0],
+    { select: ["id"], take: 1, order: { created_at: "ASC" } }
+  )
+  return orders[0]?.id
+}
+
+/**
+ * The lines a period was invoiced on, as its payment's `lines`: the service
+ * invoices every period on the subscription checkout's `productDetails`, which
+ * the checkout's session keeps as `invoiceLines` (the first order's lines).
+ * A checkout that kept none (a saved card's later first charge) falls back on
+ * the period's own read, which names its `productDetails` too. A renewal's
+ * refund then shares these lines out as its allowances.
+ */
+async function invoicedLinesOfPeriod(container: MedusaContainer, sub: RenewalSubscription, tx: Transaction) {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({ entity: "payment_session", fields: ["id", "data"], filters: { id: sub.payment_session_id } })
+  const checkout = (data[0] as { data?: Record<string, unknown> | null } | undefined)?.data
+  return renewalLines(checkout?.invoiceLines) ?? renewalLines(tx.productDetails)
 }
 
 /** Links the order to the subscription (module link), once. */

@@ -120,6 +120,55 @@ export function observeSubscription(amount: number, transactions: readonly Trans
   }
 }
 
+/** A period row the store already keeps. */
+export interface KeptPeriod {
+  period: number
+  status: PeriodStatus
+  transaction_id: string | null
+}
+
+/**
+ * The observed periods numbered as the store already knows them: a paid
+ * transaction keeps the number it was first recorded under, whatever the
+ * service's list shows before it later (a transaction that appears late
+ * gets the next free number instead of shifting the others), so one
+ * transaction can never be a second period with an order of its own. An
+ * unpaid row (the failed attempt of its position) is the same period when
+ * that position is paid or tried again.
+ */
+export function stablePeriods(observed: readonly ObservedPeriod[], kept: readonly KeptPeriod[]): ObservedPeriod[] {
+  const byTransaction = new Map(kept.filter((row) => row.transaction_id).map((row) => [row.transaction_id, row.period]))
+  const used = new Set<number>()
+  const numbered = observed.map((period) => {
+    const known = byTransaction.get(period.transactionId)
+    if (known !== undefined && !used.has(known)) {
+      used.add(known)
+      return { ...period, period: known }
+    }
+    return undefined
+  })
+  const paidElsewhere = new Set(kept.filter((row) => row.status === "paid" && !observed.some((p) => p.transactionId === row.transaction_id)).map((row) => row.period))
+  let next = Math.max(0, ...kept.map((row) => row.period)) + 1
+  return observed.map((period, index) => {
+    const known = numbered[index]
+    if (known) {
+      return known
+    }
+    // Its position is free (or only an unpaid attempt of it is kept): it keeps it; otherwise the next free number.
+    const position = period.period
+    const row = kept.find((r) => r.period === position)
+    if (!used.has(position) && !paidElsewhere.has(position) && (!row || row.status !== "paid")) {
+      used.add(position)
+      return period
+    }
+    while (used.has(next)) {
+      next += 1
+    }
+    used.add(next)
+    return { ...period, period: next }
+  })
+}
+
 /** The store's side of a subscription, as the decision needs it. */
 export interface StoredSubscription {
   kind: "monthly" | "scheduled"

@@ -10,9 +10,9 @@ import { processTwPaymentWorkflow } from "../process-tw-payment"
 import type { HostedCheckoutApi } from "../../providers/hosted-checkout/api"
 import { cancelAtService } from "./cancel-at-service"
 import { hostedApi } from "./hosted-api"
-import { createRenewalOrder, linkOrder, loadFirstOrder, payRenewalOrder, subscriptionModule } from "./renewal-order"
+import { createRenewalOrder, linkOrder, loadFirstOrder, payRenewalOrder, renewalOrderOf, subscriptionModule } from "./renewal-order"
 import { readService } from "./service-read"
-import { observeSubscription, type ObservedPeriod, subscriptionActions } from "./subscription-state"
+import { observeSubscription, type ObservedPeriod, stablePeriods, subscriptionActions } from "./subscription-state"
 
 export interface SyncInput {
   subscriptionId: string
@@ -43,11 +43,11 @@ interface Row {
   first_order_id: string | null
   cancel_reason: string | null
   cancelled_at: Date | null
-  periods?: Array<{ id: string; period: number; status: PeriodStatus; order_id: string | null; order_paid: boolean }>
+  periods?: Array<{ id: string; period: number; status: PeriodStatus; transaction_id: string | null; order_id: string | null; order_paid: boolean }>
 }
 
 /** A lock per subscription, across processes (Redis locking in production): runs never overlap. */
-const lockKey = (id: string) => `medusa-payment-tw:subscription:${id}`
+export const subscriptionLockKey = (id: string) => `medusa-payment-tw:subscription:${id}`
 
 /**
  * Brings one subscription in line with the service, from one fresh read:
@@ -59,7 +59,7 @@ const lockKey = (id: string) => `medusa-payment-tw:subscription:${id}`
  */
 export async function syncSubscription(container: MedusaContainer, input: SyncInput): Promise<SyncResult> {
   const locking = container.resolve(Modules.LOCKING)
-  return locking.execute(lockKey(input.subscriptionId), () => syncLocked(container, input), { timeout: 60 })
+  return locking.execute(subscriptionLockKey(input.subscriptionId), () => syncLocked(container, input), { timeout: 60 })
 }
 
 async function syncLocked(container: MedusaContainer, input: SyncInput): Promise<SyncResult> {
@@ -77,7 +77,9 @@ async function syncLocked(container: MedusaContainer, input: SyncInput): Promise
   // A scheduled checkout's create call answered its S number; a monthly one's comes with a notification (a hint).
   const known = { ...row, service_subscription_id: row.service_subscription_id ?? fromCheckout?.hid ?? null }
   const read = await readService(api, known, input.hint, logger)
-  const observed = observeSubscription(row.amount, read.transactions, read.subscription)
+  const counted = observeSubscription(row.amount, read.transactions, read.subscription)
+  // Numbered as the store already knows them: a transaction never becomes a second period.
+  const observed = { ...counted, periods: stablePeriods(counted.periods, row.periods ?? []) }
   for (const hid of observed.ignored) {
     logger.error(`medusa-payment-tw: transaction ${hid} of subscription ${row.id} is not of its amount (${row.amount} TWD); ignored`)
   }
@@ -196,12 +198,15 @@ async function renewal(container: MedusaContainer, row: Row, stored: Array<{ id:
   const module = subscriptionModule(container)
   const rowPeriod = stored.find((p) => p.period === period.period)!
   const sub = { id: row.id, kind: row.kind, provider_key: row.provider_key, payment_session_id: row.payment_session_id!, customer_id: row.customer_id }
-  let orderId = rowPeriod.order_id
+  // Keyed on the service's transaction: an order a crashed run created before writing its id here is found again.
+  let orderId = rowPeriod.order_id ?? (await renewalOrderOf(container, row.id, period.transactionHid))
   if (!orderId) {
     orderId = await createRenewalOrder(container, sub, await loadFirstOrder(container, firstOrderId), period)
-    await module.updateTwSubscriptionPeriods({ id: rowPeriod.id, order_id: orderId })
-    await linkOrder(container, row.id, orderId)
   }
+  if (orderId !== rowPeriod.order_id) {
+    await module.updateTwSubscriptionPeriods({ id: rowPeriod.id, order_id: orderId })
+  }
+  await linkOrder(container, row.id, orderId)
   await payRenewalOrder(container, sub, orderId, period, tx)
   await module.updateTwSubscriptionPeriods({ id: rowPeriod.id, order_paid: true })
   container.resolve(ContainerRegistrationKeys.LOGGER).info(`medusa-payment-tw: renewal order ${orderId} for period ${period.period} of subscription ${row.id} (${period.transactionHid})`)

@@ -49,7 +49,13 @@ describe("decide: what one fresh read means for the store", () => {
     ["paid, order placed awaiting payment", read(), session({ order: { id: "order_1", status: "pending" } }), apply({ record: true, authorizeSession: true })],
     ["paid, collection without a cart", read(), session({ cartId: undefined }), apply({ record: true, authorizeSession: true })],
     ["paid, already recorded", read(), session({ payment: { id: "pay_1", canceled: false } }), { kind: "ignore", level: "debug" }],
-    ["paid for a cancelled order", read(), session({ order: { id: "order_1", status: "canceled" } }), { kind: "ignore", level: "error" }],
+    // Paid for an order cancelled meanwhile: an orphan. Card money goes back at once; cvs/atm money needs the
+    // shopper's bank account, so the payment is recorded on the cancelled order, where the merchant refunds it.
+    ["paid by card for a cancelled order", read({ facts: { status: "charged", paymentMethod: "card" } }), session({ order: { id: "order_1", status: "canceled" } }), { kind: "refund-orphan", why: expect.stringContaining("order order_1 was cancelled") }],
+    ["paid (embedded) for a cancelled order", read({ facts: { status: "succeeded" } }), session({ order: { id: "order_1", status: "canceled" } }), { kind: "refund-orphan", why: expect.stringContaining("order order_1 was cancelled") }],
+    ["paid by cvs for a cancelled order", read({ facts: { status: "charged", paymentMethod: "cvs" } }), session({ order: { id: "order_1", status: "canceled" } }), apply({ record: true, authorizeSession: true, notice: expect.stringContaining("refund it from order order_1") })],
+    ["paid by atm for a cancelled order", read({ facts: { status: "charged", paymentMethod: "atm" } }), session({ order: { id: "order_1", status: "canceled" } }), apply({ record: true, authorizeSession: true, notice: expect.stringContaining("bank account") })],
+    ["paid by cvs for a cancelled order, already recorded there", read({ facts: { status: "charged", paymentMethod: "cvs" } }), session({ order: { id: "order_1", status: "canceled" }, payment: { id: "pay_1", canceled: false } }), { kind: "ignore", level: "debug" }],
     // A code issued for later payment.
     ["code issued, no order", read(issued), session(), apply({ record: true, completeCart: true })],
     ["code issued, order placed", read(issued), session({ order: { id: "order_1", status: "pending" } }), apply({ record: true })],

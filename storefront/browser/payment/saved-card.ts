@@ -74,6 +74,11 @@ export const savedCardOption: PaymentOption = {
   async start(cart: HttpTypes.StoreCart): Promise<PaymentStart> {
     const savedCardId = chosenCard()
     const invoice = await rememberedInvoiceChoice()
+    // A saved card pays only for its customer's own cart: a cart started before logging in becomes theirs first.
+    const customer = await loggedInCustomer()
+    if (customer && cart.customer_id !== customer.id) {
+      await sdk.store.cart.transferCart(cart.id)
+    }
     await sdk.store.payment.initiatePaymentSession(cart, { provider_id: HOSTED_CHECKOUT_PROVIDER_ID, data: { savedCardId, ...(invoice ? { invoice } : {}) } })
     return { next: "complete-cart" }
   },

@@ -1,113 +1,114 @@
 import { defineRouteConfig } from "@medusajs/admin-sdk"
 import { CreditCardRefresh } from "@medusajs/icons"
-import { Container, Heading, Select, Table, Text } from "@medusajs/ui"
-import { useSearchParams } from "react-router-dom"
-import { SubscriptionsTable } from "../../components/subscriptions-table"
-import { useAdminGet } from "../../lib/admin-fetch"
-import { customerName, STATUS_LABELS } from "../../lib/subscription-format"
-import { type Subscription, SUBSCRIPTION_STATUSES } from "../../lib/subscription-types"
+import {
+  Container,
+  createDataTableFilterHelper,
+  DataTable,
+  type DataTableFilteringState,
+  type DataTablePaginationState,
+  Heading,
+  Text,
+  useDataTable,
+} from "@medusajs/ui"
+import { useCallback, useMemo } from "react"
+import { useTranslation } from "react-i18next"
+import { useNavigate, useSearchParams } from "react-router-dom"
+import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from "../../../shared/statuses"
+import type { SubscriptionListItem } from "../../../shared/subscription-views"
+import { useSubscriptionColumns } from "../../components/subscription-columns"
+import { useCustomersById } from "../../hooks/customers"
+import { useSubscriptionList } from "../../hooks/subscriptions"
+import { customerName } from "../../lib/subscription-format"
 
 const PAGE_SIZE = 20
-const ALL = "all"
+const filter = createDataTableFilterHelper<SubscriptionListItem>()
 
-interface ListAnswer {
-  subscriptions: Subscription[]
-  count: number
-}
-interface CustomersAnswer {
-  customers: Array<{ id: string; email: string; first_name: string | null; last_name: string | null }>
-}
-
-/** The customers of one page, from Medusa's own customer list (one request: the subscription list carries ids only). */
-function customersPath(subscriptions: Subscription[] | undefined) {
-  const ids = [...new Set((subscriptions ?? []).map((s) => s.customer_id))]
-  if (!ids.length) {
-    return null
-  }
-  const query = new URLSearchParams({ fields: "id,email,first_name,last_name", limit: String(ids.length) })
-  ids.forEach((id) => query.append("id[]", id))
-  return `/admin/customers?${query}`
-}
+const isStatus = (value: unknown): value is SubscriptionStatus => (SUBSCRIPTION_STATUSES as readonly unknown[]).includes(value)
 
 /** Sidebar "Subscriptions": every subscription, newest first, filtered by status; filter and page live in the URL. */
 const SubscriptionsPage = () => {
+  const { t } = useTranslation()
+  const navigate = useNavigate()
   const [params, setParams] = useSearchParams()
-  const status = params.get("status") ?? ALL
+  const status = params.get("status")
   const offset = Math.max(0, Number(params.get("offset")) || 0)
-  const query = new URLSearchParams({ limit: String(PAGE_SIZE), offset: String(offset), ...(status === ALL ? {} : { status }) })
-  const list = useAdminGet<ListAnswer>(`/admin/tw-subscriptions?${query}`)
-  const customers = useAdminGet<CustomersAnswer>(customersPath(list.data?.subscriptions))
-  const byId = new Map((customers.data?.customers ?? []).map((c) => [c.id, customerName(c)]))
+  const list = useSubscriptionList({ limit: PAGE_SIZE, offset, status: isStatus(status) ? status : undefined })
+  const subscriptions = list.data?.subscriptions ?? []
+  const customers = useCustomersById(subscriptions.map((s) => s.customer_id))
 
-  const go = (changes: { status?: string; offset?: number }) => {
+  const customerLabel = useCallback(
+    (id: string) => {
+      const customer = customers.data?.get(id)
+      return customer ? customerName(customer) : id
+    },
+    [customers.data]
+  )
+  const filters = useMemo(
+    () => [
+      filter.accessor("status", {
+        type: "radio",
+        label: t("twPayment.subscriptions.filterStatus"),
+        options: SUBSCRIPTION_STATUSES.map((value) => ({ value, label: t(`twPayment.subscriptionStatus.${value}`) })),
+      }),
+    ],
+    [t]
+  )
+
+  /** Writes the table's state back into the URL; a new filter starts at the first page. */
+  const go = (changes: { status?: string | null; offset?: number }) => {
     const next = new URLSearchParams(params)
-    const nextStatus = changes.status ?? status
-    if (nextStatus === ALL) {
-      next.delete("status")
-    } else {
+    const nextStatus = changes.status === undefined ? status : changes.status
+    if (nextStatus) {
       next.set("status", nextStatus)
+    } else {
+      next.delete("status")
     }
     next.set("offset", String(changes.offset ?? 0))
     setParams(next)
   }
+  const pagination: DataTablePaginationState = { pageSize: PAGE_SIZE, pageIndex: Math.floor(offset / PAGE_SIZE) }
+  const filtering: DataTableFilteringState = status ? { status } : {}
 
-  const count = list.data?.count ?? 0
-  const pageCount = Math.max(1, Math.ceil(count / PAGE_SIZE))
-  const pageIndex = Math.floor(offset / PAGE_SIZE)
+  const table = useDataTable({
+    columns: useSubscriptionColumns(customerLabel),
+    data: subscriptions,
+    getRowId: (s) => s.id,
+    rowCount: list.data?.count ?? 0,
+    isLoading: list.isLoading,
+    filters,
+    pagination: { state: pagination, onPaginationChange: (p) => go({ offset: p.pageIndex * PAGE_SIZE }) },
+    filtering: { state: filtering, onFilteringChange: (f) => go({ status: typeof f.status === "string" ? f.status : null }) },
+    onRowClick: (_event, s) => void navigate(`/tw-subscriptions/${s.id}`),
+  })
+
   return (
-    <Container className="divide-y p-0">
-      <div className="flex items-center justify-between px-6 py-4">
-        <div>
-          <Heading level="h1">Subscriptions</Heading>
-          <Text size="small" className="text-ui-fg-subtle">
-            Recurring card payments through the hosted checkout; every paid period is an order.
-          </Text>
-        </div>
-        <div className="w-56">
-          <Select value={status} onValueChange={(value) => go({ status: value })} size="small">
-            <Select.Trigger aria-label="Status" data-testid="tw-subscriptions-status">
-              <Select.Value />
-            </Select.Trigger>
-            <Select.Content>
-              <Select.Item value={ALL}>All statuses</Select.Item>
-              {SUBSCRIPTION_STATUSES.map((s) => (
-                <Select.Item key={s} value={s}>
-                  {STATUS_LABELS[s]}
-                </Select.Item>
-              ))}
-            </Select.Content>
-          </Select>
-        </div>
-      </div>
-      {list.error ? (
-        <Text className="text-ui-fg-error px-6 py-4">{list.error}</Text>
-      ) : !list.data ? (
-        <Text className="px-6 py-4">Loading…</Text>
-      ) : (
-        <>
-          <SubscriptionsTable
-            subscriptions={list.data.subscriptions}
-            customerLabel={(id) => byId.get(id) ?? id}
-            empty={status === ALL ? "No subscriptions yet. Offer a plan on a product variant's page." : `No ${STATUS_LABELS[status as Subscription["status"]]?.toLowerCase() ?? status} subscriptions.`}
+    <Container className="divide-y p-0" data-testid="tw-subscriptions-table">
+      <DataTable instance={table}>
+        <DataTable.Toolbar className="flex items-start justify-between gap-x-4 px-6 py-4">
+          <div>
+            <Heading level="h1">{t("twPayment.subscriptions.title")}</Heading>
+            <Text size="small" className="text-ui-fg-subtle">
+              {t("twPayment.subscriptions.description")}
+            </Text>
+          </div>
+          <DataTable.FilterMenu tooltip={t("twPayment.subscriptions.filterTooltip")} />
+        </DataTable.Toolbar>
+        {list.error ? (
+          <Text className="text-ui-fg-error px-6 py-4">{list.error.message}</Text>
+        ) : (
+          <DataTable.Table
+            emptyState={{
+              empty: { heading: t("twPayment.subscriptions.empty"), description: t("twPayment.subscriptions.emptyDescription") },
+              filtered: { heading: t("twPayment.subscriptions.emptyFiltered") },
+            }}
           />
-          {count > PAGE_SIZE && (
-            <Table.Pagination
-              count={count}
-              pageSize={PAGE_SIZE}
-              pageIndex={pageIndex}
-              pageCount={pageCount}
-              canPreviousPage={pageIndex > 0}
-              canNextPage={pageIndex + 1 < pageCount}
-              previousPage={() => go({ offset: offset - PAGE_SIZE })}
-              nextPage={() => go({ offset: offset + PAGE_SIZE })}
-            />
-          )}
-        </>
-      )}
+        )}
+        <DataTable.Pagination />
+      </DataTable>
     </Container>
   )
 }
 
-export const config = defineRouteConfig({ label: "Subscriptions", icon: CreditCardRefresh })
+export const config = defineRouteConfig({ label: "twPayment.subscriptions.menu", translationNs: "translation", icon: CreditCardRefresh })
 
 export default SubscriptionsPage

@@ -1,7 +1,7 @@
 import { model } from "@medusajs/framework/utils"
+import { SAVED_CARD_STATUSES } from "../../../shared/statuses"
 
-export const SAVED_CARD_STATUSES = ["binding", "active", "failed", "deleted"] as const
-export type SavedCardStatus = (typeof SAVED_CARD_STATUSES)[number]
+export { SAVED_CARD_STATUSES, type SavedCardStatus } from "../../../shared/statuses"
 
 /**
  * A customer's card bound at the service (`POST /checkout-token`). The row is

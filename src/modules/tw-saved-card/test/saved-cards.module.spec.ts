@@ -92,6 +92,28 @@ moduleIntegrationTestRunner<TwSavedCardModuleService>({
       await expect(service.revealToken(ids[0], "cus_1")).rejects.toThrow('token key "new" is not configured')
     })
 
+    it("a rotation never writes a token back onto a card deleted while it runs", async () => {
+      const kept = await boundCard("cus_1", `${TOKEN}_kept`)
+      const gone = await boundCard("cus_2", `${TOKEN}_gone`)
+      const after = restarted(rotated)
+      // The customer deletes a card after the rotation listed it and before it wrote.
+      const list = after.listTwSavedCards.bind(after)
+      jest.spyOn(after, "listTwSavedCards").mockImplementationOnce(async (...args: Parameters<typeof list>) => {
+        const rows = await list(...args)
+        await service.deleteSavedCard(gone)
+        return rows
+      })
+      expect(await after.reencryptTokens()).toEqual({ reencrypted: 1, failed: [] })
+      const rows = await rowsInSql()
+      const deleted = rows.find((r) => r.id === gone)!
+      expect([deleted.status, deleted.token_ciphertext, deleted.token_key_id]).toEqual(["deleted", null, null])
+      expect(rows.find((r) => r.id === kept)!.token_key_id).toBe("new")
+      expect(await after.revealToken(kept, "cus_1")).toBe(`${TOKEN}_kept`)
+      // Run again: the deleted card stays without a token.
+      expect(await after.reencryptTokens()).toEqual({ reencrypted: 0, failed: [] })
+      expect((await rowsInSql()).find((r) => r.id === gone)!.token_ciphertext).toBeNull()
+    })
+
     it("a rotation leaves a token whose key is gone as it is, and names its row", async () => {
       const id = await boundCard()
       const result = await restarted({ tokenKeys: { other: NEW_KEY }, activeTokenKeyId: "other" }).reencryptTokens()

@@ -1,8 +1,8 @@
 import { model } from "@medusajs/framework/utils"
+import { PERIOD_STATUSES } from "../../../shared/statuses"
 import TwSubscription from "./subscription"
 
-export const PERIOD_STATUSES = ["paid", "retrying", "failed"] as const
-export type PeriodStatus = (typeof PERIOD_STATUSES)[number]
+export { PERIOD_STATUSES, type PeriodStatus } from "../../../shared/statuses"
 
 /**
  * One period of a subscription as the service charged it. Unique per

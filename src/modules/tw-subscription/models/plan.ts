@@ -1,4 +1,5 @@
 import { model } from "@medusajs/framework/utils"
+import { PLAN_KINDS } from "../../../shared/statuses"
 
 /**
  * A product variant offered as a subscription. The plan is copied onto each
@@ -11,7 +12,7 @@ const TwSubscriptionPlan = model
     variant_id: model.text().index(),
     title: model.text(),
     /** `monthly` (the service's `/checkout-subscription`) or `scheduled` (`/checkout-schedule`). */
-    kind: model.enum(["monthly", "scheduled"]),
+    kind: model.enum([...PLAN_KINDS]),
     /** Months between charges, 1 to 12; always 1 for `monthly`. */
     interval_months: model.number().default(1),
     /** Number of charges (2 or more); null: until cancelled. */

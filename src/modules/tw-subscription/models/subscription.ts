@@ -1,8 +1,9 @@
 import { model } from "@medusajs/framework/utils"
+import { PLAN_KINDS, SUBSCRIPTION_STATUSES } from "../../../shared/statuses"
 import TwSubscriptionPeriod from "./period"
 
-export const SUBSCRIPTION_STATUSES = ["pending", "pending_first_charge", "active", "retrying", "stopped", "completed", "cancelled"] as const
-export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number]
+// Re-exported for the server code that names them from the model.
+export { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from "../../../shared/statuses"
 
 /**
  * One customer's subscription: the plan as agreed at checkout, the service's
@@ -22,7 +23,7 @@ const TwSubscription = model
     payment_session_id: model.text().nullable(),
     /** The service's S number, once known. */
     service_subscription_id: model.text().nullable(),
-    kind: model.enum(["monthly", "scheduled"]),
+    kind: model.enum([...PLAN_KINDS]),
     interval_months: model.number(),
     /** Whole TWD charged each period. */
     amount: model.number(),

@@ -7,7 +7,8 @@ import { card, control, payPage, SUCCESS_CARD } from "../../../../integration-te
 import { startSandbox, type SandboxHandle } from "medusa-payment-tw-sandbox"
 import { Attestor } from "../../core/attestation"
 import { HostedCheckoutProviderService } from "../service"
-import { sealSubscriptionTerms, SUBSCRIPTION_CONTEXT_KEY } from "../subscription-session"
+import { renewalLines } from "../invoice-details"
+import { RENEWAL_CONTEXT_KEY, sealRenewalTerms, sealSubscriptionTerms, SUBSCRIPTION_CONTEXT_KEY } from "../subscription-session"
 
 jest.setTimeout(120_000)
 
@@ -39,6 +40,15 @@ afterAll(async () => {
 
 const quietLogger = { info() {}, warn() {}, error() {}, debug() {} }
 const customer = { id: "cus_1", email: "lin@example.test", first_name: "Mei", last_name: "Lin" }
+/** A subscription cart's lines as the store gives them (990 TWD), and the lines invoiced on them. */
+const SUBSCRIPTION_LINES = [
+  { code: "TEA-1", description: "Oolong tea", quantity: 2, amount: 800 },
+  { code: "SHIPPING", description: "Delivery", quantity: 1, amount: 190 },
+]
+const SUBSCRIPTION_INVOICED = [
+  { productionCode: "TEA-1", description: "Oolong tea", quantity: 2, unit: "item", unitPrice: 400 },
+  { productionCode: "SHIPPING", description: "Delivery", quantity: 1, unit: "item", unitPrice: 190 },
+]
 
 moduleIntegrationTestRunner<IPaymentModuleService>({
   moduleName: Modules.PAYMENT,
@@ -162,11 +172,66 @@ moduleIntegrationTestRunner<IPaymentModuleService>({
         provider_id: PROVIDER,
         amount: 990,
         currency_code: "twd",
-        data: { invoice },
+        data: { invoice, lines: SUBSCRIPTION_LINES },
         context: { customer, [SUBSCRIPTION_CONTEXT_KEY]: terms } as never,
       })
-      const tx = await control(sandbox, "GET", `/transactions/${(created.data as { transactionId: string }).transactionId}`)
+      const data = created.data as { transactionId: string; invoiceLines: unknown }
+      const tx = await control(sandbox, "GET", `/transactions/${data.transactionId}`)
       expect(tx).toMatchObject({ invoiceInfo: invoice, userName: "Mei Lin", userEmail: customer.email })
+      // Invoiced on the cart's lines, as a one-time page is, and kept for the refunds' allowances.
+      expect(tx.productDetails).toEqual(SUBSCRIPTION_INVOICED)
+      expect(data.invoiceLines).toEqual(SUBSCRIPTION_INVOICED)
+    })
+
+    it("a renewal period is invoiced on its checkout's lines: its refund's allowances are shares of them", async () => {
+      const attestor = new Attestor(sandbox.defaultMerchant.token)
+      const subscriptionTerms = { subscription_id: "twsub_renewal", customer_id: customer.id, kind: "monthly" as const, interval_months: 1, periods: null, start_date: null, amount: 990 }
+      const [checkoutCollection] = await service.createPaymentCollections([{ amount: 990, currency_code: "twd" }])
+      const checkout = await service.createPaymentSession(checkoutCollection.id, {
+        provider_id: PROVIDER,
+        amount: 990,
+        currency_code: "twd",
+        data: { lines: SUBSCRIPTION_LINES },
+        context: { customer, [SUBSCRIPTION_CONTEXT_KEY]: sealSubscriptionTerms(attestor, subscriptionTerms) } as never,
+      })
+      const page = checkout.data as { transactionId: string; checkoutUrl: string; invoiceLines: unknown }
+      await payPage(page.checkoutUrl, card(SUCCESS_CARD))
+      const paid = await control(sandbox, "GET", `/transactions/${page.transactionId}`)
+
+      // The renewal workflow's session for a paid period (here the page's own transaction stands in for it).
+      const renewal = sealRenewalTerms(attestor, {
+        subscription_id: "twsub_renewal",
+        kind: "monthly",
+        transaction_id: page.transactionId,
+        period: 2,
+        amount: 990,
+        custom_id: checkout.id,
+        transaction_hid: paid.transactionHid,
+        status: paid.status,
+        paid_at: paid.paidAt ?? null,
+        payment_method: "card",
+        payment_info: null,
+      })
+      const [collection] = await service.createPaymentCollections([{ amount: 990, currency_code: "twd" }])
+      const session = await service.createPaymentSession(collection.id, {
+        provider_id: PROVIDER,
+        amount: 990,
+        currency_code: "twd",
+        data: { lines: renewalLines(page.invoiceLines) },
+        context: { [RENEWAL_CONTEXT_KEY]: renewal } as never,
+      })
+      expect((session.data as { invoiceLines?: unknown }).invoiceLines).toEqual(SUBSCRIPTION_INVOICED)
+      const payment = await service.authorizePaymentSession(session.id, {})
+      if (!payment) {
+        throw new Error("a paid period must authorize its renewal session")
+      }
+      await service.refundPayment({ payment_id: payment.id, amount: 500 })
+      const refunded = await control(sandbox, "GET", `/transactions/${page.transactionId}`)
+      // 800 and 190 of 990: 404 and the rest, never one "Order" line.
+      expect(refunded.refund.allowance).toEqual([
+        { productionCode: "TEA-1", description: "Oolong tea", quantity: 1, unit: "item", unitPrice: 404 },
+        { productionCode: "SHIPPING", description: "Delivery", quantity: 1, unit: "item", unitPrice: 96 },
+      ])
     })
 
     it("a saved-card session: only a customer's own mirrored card, its public facts only, nothing at the service until the charge", async () => {

@@ -2,11 +2,13 @@ import { parseHostedCheckoutOptions } from "../options"
 import {
   declineMessage,
   notChargedMessage,
+  refusedMessage,
   savedCardOfCustomer,
   sessionSavedCard,
   tokenChargeBody,
   tokenSubscriptionBody,
   updatedSavedCardSession,
+  unavailableMessage,
 } from "../saved-card-session"
 
 const options = parseHostedCheckoutOptions({
@@ -56,5 +58,8 @@ describe("saved-card sessions", () => {
     expect(declineMessage(card, null)).toBe("Your card •••• 0019 was declined. Nothing was charged: pay with another card or another payment method.")
     expect(declineMessage({ id: "twcard_1", last4: null }, "K0001")).toMatch(/^Your saved card could not be charged \(K0001\)\./)
     expect(notChargedMessage(card)).toMatch(/was not charged: the payment service did not confirm the payment/)
+    // A card that cannot be used, or a refusal that is not a card decline: no cause, code or option is shown.
+    expect(unavailableMessage(card)).toBe("Your card •••• 0019 can no longer be charged. Nothing was charged: pay with another card or another payment method.")
+    expect(refusedMessage(card)).toBe("Your card •••• 0019 could not be charged. Nothing was charged: pay with another card or another payment method.")
   })
 })

@@ -1,5 +1,5 @@
 import type { Subscription, Transaction } from "../../../lib/hosted"
-import { observeSubscription, subscriptionActions, type StoredSubscription } from "../subscription-state"
+import { observeSubscription, stablePeriods, subscriptionActions, type StoredSubscription } from "../subscription-state"
 
 let seq = 0
 const tx = (status: Transaction["status"], changes: Partial<Transaction> = {}): Transaction => {
@@ -132,5 +132,45 @@ describe("subscriptionActions: one order per paid period", () => {
         { kind: "refund-period", period: expect.objectContaining({ period: 1 }) },
       ])
     })
+  })
+})
+
+describe("stablePeriods: a paid transaction keeps its period (I5)", () => {
+  const kept = (period: number, t: Transaction, status: "paid" | "failed" | "retrying" = "paid") => ({ period, status, transaction_id: t.id })
+
+  it("numbers as observed when nothing is kept, and as kept on the next read", () => {
+    const [a, b] = [tx("charged"), tx("charged")]
+    const first = observeSubscription(500, [a, b], service("active")).periods
+    expect(stablePeriods(first, []).map((p) => [p.period, p.transactionId])).toEqual([
+      [1, a.id],
+      [2, b.id],
+    ])
+    expect(stablePeriods(first, [kept(1, a), kept(2, b)])).toEqual(first)
+  })
+
+  it("a transaction that appears late, older than the kept ones, gets the next free number; none shifts", () => {
+    const [a, late, b] = [tx("charged"), tx("charged"), tx("charged")]
+    const periods = stablePeriods(observeSubscription(500, [a, late, b], service("active")).periods, [kept(1, a), kept(2, b)])
+    expect(periods.map((p) => [p.period, p.transactionId])).toEqual([
+      [1, a.id],
+      [3, late.id],
+      [2, b.id],
+    ])
+  })
+
+  it("a failed attempt's period is the same period when it is paid on retry", () => {
+    const [a, failed, retried] = [tx("charged"), tx("failed"), tx("charged")]
+    const periods = stablePeriods(observeSubscription(500, [a, failed, retried], service("active")).periods, [kept(1, a), kept(2, failed, "retrying")])
+    expect(periods.map((p) => [p.period, p.status, p.transactionId])).toEqual([
+      [1, "paid", a.id],
+      [2, "paid", retried.id],
+    ])
+  })
+
+  it("never gives two periods one number", () => {
+    const [a, b, c] = [tx("charged"), tx("charged"), tx("charged")]
+    const periods = stablePeriods(observeSubscription(500, [a, b, c], service("active")).periods, [kept(1, a), kept(2, c), kept(3, b)])
+    expect(new Set(periods.map((p) => p.period)).size).toBe(3)
+    expect(periods.find((p) => p.transactionId === c.id)?.period).toBe(2)
   })
 })

@@ -2,7 +2,8 @@ import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/frame
 import { MedusaError, Modules } from "@medusajs/framework/utils"
 import { isProviderOf } from "../../../../providers/core/provider-keys"
 import { DEFAULT_INVOICE_SUMMARY, invoiceSummary } from "../../../../providers/hosted-checkout/invoice"
-import { maskAccount } from "../../../../providers/hosted-checkout/session-data"
+import { type HostedSessionData, maskAccount } from "../../../../providers/hosted-checkout/session-data"
+import type { TwPaymentResponse } from "../../../../shared/payment-views"
 
 /**
  * GET /admin/tw-payments/:payment_id
@@ -12,13 +13,14 @@ import { maskAccount } from "../../../../providers/hosted-checkout/session-data"
  * on file (masked), and the e-invoice choice (personal carriers masked). Read from the payment's data, which every notification,
  * reconciliation and refund keeps current.
  */
-export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
+export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse<TwPaymentResponse>) {
   const paymentModule = req.scope.resolve(Modules.PAYMENT)
   const payment = await paymentModule.retrievePayment(req.params.payment_id, { select: ["id", "provider_id", "data", "amount", "currency_code"] })
   if (!isProviderOf("hosted-checkout", payment.provider_id)) {
     throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "Not a hosted-checkout payment.")
   }
-  const data = (payment.data ?? {}) as Record<string, unknown> & { remitInfo?: { account: string; bankName: string } }
+  // The provider writes the data (session-data.ts); a payment still waiting has only some of it.
+  const data = (payment.data ?? {}) as Partial<HostedSessionData>
   const needsRemittance = (data.paymentMethod === "cvs" || data.paymentMethod === "atm") && !data.refund
   res.json({
     payment: {

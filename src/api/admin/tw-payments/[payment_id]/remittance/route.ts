@@ -4,6 +4,7 @@ import { MedusaError, Modules } from "@medusajs/framework/utils"
 import { describeIssues } from "../../../../../lib/http/validate"
 import { isProviderOf } from "../../../../../providers/core/provider-keys"
 import { maskAccount, remitInfoSchema } from "../../../../../providers/hosted-checkout/session-data"
+import type { RemittanceFields } from "../../../../../shared/payment-views"
 
 /**
  * POST /admin/tw-payments/:payment_id/remittance
@@ -13,7 +14,7 @@ import { maskAccount, remitInfoSchema } from "../../../../../providers/hosted-ch
  * the service refunds those payments by remittance (spec 4.10). The account
  * is dropped from the payment once the refund is made.
  */
-export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
+export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse<{ payment_id: string; remittance: RemittanceFields }>) {
   const parsed = remitInfoSchema.safeParse(req.body)
   if (!parsed.success) {
     throw new MedusaError(MedusaError.Types.INVALID_DATA, `Invalid remittance details: ${describeIssues(parsed.error.issues)}`)

@@ -1,5 +1,5 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { cancelSubscription } from "../../../../../workflows/subscriptions/cancel-subscription"
+import { cancelTwSubscriptionWorkflow } from "../../../../../workflows/subscriptions/cancel-subscription"
 import { cancelBodySchema, parseInput } from "../../../../tw-subscriptions-shared/input"
 import { subscriptionDetail } from "../../../../tw-subscriptions-shared/views"
 
@@ -7,6 +7,6 @@ import { subscriptionDetail } from "../../../../tw-subscriptions-shared/views"
 export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
   const body = parseInput(cancelBodySchema, req.body, "cancel request")
   await subscriptionDetail(req.scope, req.params.id)
-  await cancelSubscription(req.scope, req.params.id, body.reason, "admin")
+  await cancelTwSubscriptionWorkflow(req.scope).run({ input: { subscription_id: req.params.id, reason: body.reason, by: "admin" } })
   res.json({ subscription: await subscriptionDetail(req.scope, req.params.id, { admin: true }) })
 }

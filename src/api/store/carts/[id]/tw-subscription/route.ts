@@ -8,6 +8,7 @@ import { isProviderOf } from "../../../../../providers/core/provider-keys"
 import { sealSubscriptionTerms, SUBSCRIPTION_CONTEXT_KEY } from "../../../../../providers/hosted-checkout/subscription-session"
 import { TW_SAVED_CARD_MODULE, type TwSavedCardModuleService } from "../../../../../modules/tw-saved-card"
 import { hostedApi } from "../../../../../workflows/subscriptions/hosted-api"
+import { cartInvoiceSessionData } from "../../../../cart-invoice-facts"
 import { checkoutBodySchema, parseInput } from "../../../../tw-subscriptions-shared/input"
 import { subscriptions, subscriptionView } from "../../../../tw-subscriptions-shared/views"
 
@@ -141,6 +142,8 @@ export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse)
       provider_id: providerId,
       customer_id: customerId,
       data: {
+        // The cart's buyer and lines, as the store middleware gives a one-time session: every period is invoiced on them.
+        ...(await cartInvoiceSessionData(req.scope, collectionId)),
         ...(body.return_path ? { return_path: body.return_path } : {}),
         ...(body.invoice ? { invoice: body.invoice } : {}),
         ...(body.saved_card_id ? { savedCardId: body.saved_card_id } : {}),

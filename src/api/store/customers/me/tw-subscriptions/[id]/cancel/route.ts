@@ -1,5 +1,5 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { cancelSubscription } from "../../../../../../../workflows/subscriptions/cancel-subscription"
+import { cancelTwSubscriptionWorkflow } from "../../../../../../../workflows/subscriptions/cancel-subscription"
 import { parseInput, storeCancelBodySchema } from "../../../../../../tw-subscriptions-shared/input"
 import { subscriptionDetail } from "../../../../../../tw-subscriptions-shared/views"
 import { loggedInCustomer } from "../../customer"
@@ -10,6 +10,6 @@ export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse)
   const body = parseInput(storeCancelBodySchema, req.body, "cancel request")
   // Ownership first: another customer's id is "not found", and nothing is sent to the service.
   await subscriptionDetail(req.scope, req.params.id, { customerId })
-  await cancelSubscription(req.scope, req.params.id, body.reason, "customer")
+  await cancelTwSubscriptionWorkflow(req.scope).run({ input: { subscription_id: req.params.id, reason: body.reason, by: "customer" } })
   res.json({ subscription: await subscriptionDetail(req.scope, req.params.id, { customerId }) })
 }

@@ -1,0 +1,174 @@
+import type { Browser, Page } from "playwright-core"
+import { launchChromium } from "../../scripts/chromium"
+import { card, payPage, SUCCESS_CARD, waitFor } from "../helpers/hosted-store"
+import { startAdminStore, type AdminStore } from "./admin-store"
+import { screenshots } from "./screenshots"
+
+jest.setTimeout(600_000)
+
+const SHOPPER = { email: "mei.lin@example.test", password: "tea-every-month-1", first_name: "Mei", last_name: "Lin" }
+const ADDRESS = { first_name: "Mei", last_name: "Lin", address_1: "No. 7, Section 5, Xinyi Road", city: "Taipei", postal_code: "110", country_code: "tw", phone: "0912345678" }
+
+/** A JSON call to the store; throws on an HTTP error. Answers are typed loosely on purpose, as in the http tests. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function call<T = Record<string, any>>(store: AdminStore, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<T> {
+  const res = await fetch(`${store.url}${path}`, {
+    method,
+    headers: { ...headers, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  const text = await res.text()
+  if (!res.ok) {
+    throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`)
+  }
+  return JSON.parse(text) as T
+}
+
+/**
+ * What the admin shows, made as a shopper makes it, over HTTP: a customer with a saved card, and a
+ * monthly subscription of the seeded plan paid on the service's page, so its first order has a
+ * hosted-checkout payment.
+ */
+async function shopperData(store: AdminStore) {
+  const { token: adminToken } = await call(store, "POST", "/auth/user/emailpass", {}, store.admin)
+  const admin = { authorization: `Bearer ${adminToken}` }
+  const { api_keys } = await call(store, "GET", "/admin/api-keys?type=publishable", admin)
+  const publishable = { "x-publishable-api-key": api_keys[0].token as string }
+
+  const { token: registered } = await call(store, "POST", "/auth/customer/emailpass/register", {}, { email: SHOPPER.email, password: SHOPPER.password })
+  const { customer } = await call(store, "POST", "/store/customers", { ...publishable, authorization: `Bearer ${registered}` }, { email: SHOPPER.email, first_name: SHOPPER.first_name, last_name: SHOPPER.last_name })
+  const { token } = await call(store, "POST", "/auth/customer/emailpass", {}, { email: SHOPPER.email, password: SHOPPER.password })
+  const shopper = { ...publishable, authorization: `Bearer ${token}` }
+
+  // A saved card: the binding page, then the token notification.
+  const binding = await call(store, "POST", "/store/customers/me/tw-saved-cards", shopper, { return_path: "/account" })
+  await payPage(binding.checkout_url, card(SUCCESS_CARD))
+  await waitFor(async () => {
+    const { saved_cards } = await call(store, "GET", `/admin/customers/${customer.id}/tw-saved-cards`, admin)
+    return saved_cards.some((c: { status: string }) => c.status === "active")
+  }, "the saved card active")
+
+  // The seeded plan's variant, alone in a cart with an address and delivery, paid on the recurring page.
+  const { products } = await call(store, "GET", "/store/products?handle=tea-of-the-month&fields=id,*variants", publishable)
+  const product = products[0]
+  const variantId: string = product.variants[0].id
+  const { plans } = await call(store, "GET", `/admin/product-variants/${variantId}/tw-subscription-plans`, admin)
+  const { regions } = await call(store, "GET", "/store/regions", publishable)
+  const { cart } = await call(store, "POST", "/store/carts", shopper, { region_id: regions.find((r: { name: string }) => r.name === "Taiwan").id })
+  await call(store, "POST", `/store/carts/${cart.id}/line-items`, shopper, { variant_id: variantId, quantity: 1 })
+  await call(store, "POST", `/store/carts/${cart.id}`, shopper, { shipping_address: ADDRESS, billing_address: ADDRESS })
+  const { shipping_options } = await call(store, "GET", `/store/shipping-options?cart_id=${cart.id}`, shopper)
+  await call(store, "POST", `/store/carts/${cart.id}/shipping-methods`, shopper, { option_id: shipping_options[0].id })
+  const started = await call(store, "POST", `/store/carts/${cart.id}/tw-subscription`, shopper, { plan_id: plans[0].id })
+  await payPage(started.payment_session.data.checkoutUrl, card(SUCCESS_CARD))
+  const subscription = await waitFor(async () => {
+    const { subscription: s } = await call(store, "GET", `/admin/tw-subscriptions/${started.subscription.id}`, admin)
+    return s.status === "active" && s.first_order_id && s.service_subscription_id ? s : undefined
+  }, "the subscription active with its first order", 60_000)
+  const { order } = await call(store, "GET", `/admin/orders/${subscription.first_order_id}?fields=id,*payment_collections.payments`, admin)
+  const payment = order.payment_collections[0].payments[0]
+  const { payment: twPayment } = await call(store, "GET", `/admin/tw-payments/${payment.id}`, admin)
+  return { customerId: customer.id as string, productId: product.id as string, variantId, planTitle: plans[0].title as string, subscription, orderId: order.id as string, transactionHid: twPayment.transaction_hid as string }
+}
+
+const text = (page: Page, testId: string) => page.getByTestId(testId).first().innerText()
+
+/**
+ * Every admin page and widget of the plugin, in Chromium, against a running store: each shows the
+ * data the shopper's flows made, loaded through the JS SDK and React Query.
+ */
+describe("the admin's pages and widgets", () => {
+  let store: AdminStore
+  let browser: Browser
+  let data: Awaited<ReturnType<typeof shopperData>>
+  const timings: Record<string, number> = {}
+
+  beforeAll(async () => {
+    let started = Date.now()
+    store = await startAdminStore()
+    timings.store = Date.now() - started
+    started = Date.now()
+    data = await shopperData(store)
+    timings.data = Date.now() - started
+    browser = await launchChromium()
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await store?.stop()
+    console.log(`[admin browser] store ${timings.store} ms, shopper data ${timings.data} ms, pages ${timings.pages} ms`)
+  })
+
+  it("shows the subscriptions list and detail, the customer's saved cards and subscriptions, the order's subscription and payment, and the variant's plans", async () => {
+    const started = Date.now()
+    const page = await browser.newPage()
+    // The first page compiles the admin's modules (Vite dev middleware): slow on a loaded machine.
+    page.setDefaultTimeout(180_000)
+    const shot = await screenshots(page, "admin")
+    const app = `${store.url}/app`
+    const s = data.subscription
+
+    try {
+      await page.goto(`${app}/login`)
+      await page.fill('input[name="email"]', store.admin.email)
+      await page.fill('input[name="password"]', store.admin.password)
+      await page.click('button[type="submit"]')
+      await page.locator('a[href="/app/tw-subscriptions"]').first().waitFor({ state: "attached" })
+      page.setDefaultTimeout(30_000)
+
+      // The list: the subscription with its customer's name (a second request), plan and status.
+      await page.goto(`${app}/tw-subscriptions`)
+      await page.getByRole("heading", { level: 1, name: "Subscriptions" }).waitFor()
+      await page.getByTestId("tw-subscription-link").filter({ hasText: s.service_subscription_id }).waitFor()
+      const row = page.locator("tr", { has: page.getByTestId("tw-subscription-link") }).first()
+      await row.getByText("Mei Lin").waitFor()
+      await expect(row.innerText()).resolves.toMatch(new RegExp(`${data.planTitle}: Monthly[\\s\\S]*NT\\$1,000[\\s\\S]*Active[\\s\\S]*1 / 12`))
+      await shot("subscriptions-list")
+      // The status filter lives in the URL: another status lists nothing.
+      await page.goto(`${app}/tw-subscriptions?status=cancelled`)
+      await page.getByText("No subscriptions with this status").waitFor()
+
+      // The detail: terms, customer, the first period with its order.
+      await page.goto(`${app}/tw-subscriptions/${s.id}`)
+      await page.getByRole("heading", { level: 1, name: `Subscription ${s.service_subscription_id}` }).waitFor()
+      const detail = await text(page, "tw-subscription-detail")
+      expect(detail).toContain(`Mei Lin (${SHOPPER.email})`)
+      expect(detail).toContain(s.first_order_id)
+      expect(detail).toContain("1 / 12")
+      const period = await text(page, "tw-subscription-period")
+      expect(period).toMatch(/1\s+Paid/)
+      expect(period).toContain("First order")
+      await expect(page.getByTestId("tw-subscription-cancel").isVisible()).resolves.toBe(true)
+      await shot("subscription-detail")
+
+      // The customer page: the saved card and the subscription.
+      await page.goto(`${app}/customers/${data.customerId}`)
+      await page.getByTestId("tw-saved-card-row").waitFor()
+      expect(await text(page, "tw-saved-card-row")).toMatch(/•••• 4242[\s\S]*Active/)
+      await page.getByTestId("tw-customer-subscriptions").getByTestId("tw-subscription-link").filter({ hasText: s.service_subscription_id }).waitFor()
+      expect(await text(page, "tw-customer-subscriptions")).toContain(data.planTitle)
+      await shot("customer")
+
+      // The first order: its subscription and its hosted-checkout payment at the service.
+      await page.goto(`${app}/orders/${data.orderId}`)
+      await page.getByTestId("tw-order-subscription").waitFor()
+      expect(await text(page, "tw-order-subscription")).toContain("This order is the first order of the subscription below.")
+      await page.getByTestId("tw-payment-transaction").filter({ hasText: data.transactionHid }).waitFor()
+      expect(await text(page, "tw-payment-method")).toBe("Method: card")
+      await shot("order")
+
+      // The variant: the seeded plan, offered.
+      await page.goto(`${app}/products/${data.productId}/variants/${data.variantId}`)
+      await page.getByTestId("tw-variant-plan-row").waitFor()
+      expect(await text(page, "tw-variant-plan-row")).toMatch(new RegExp(`${data.planTitle}[\\s\\S]*Monthly[\\s\\S]*12[\\s\\S]*at checkout`))
+      await expect(page.getByRole("switch", { name: `Offer ${data.planTitle}` }).getAttribute("aria-checked")).resolves.toBe("true")
+      await shot("variant")
+    } catch (error) {
+      await shot("failure").catch(() => undefined)
+      console.log(store.logs.slice(-40).join("\n"))
+      throw error
+    } finally {
+      timings.pages = Date.now() - started
+      await page.close()
+    }
+  })
+})

@@ -1,0 +1,126 @@
+import type { ExecArgs } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import fc from "fast-check"
+import seedDemo from "../../scripts/demo/seed"
+import { adminToken, control, HOOK_PATH, useSandbox } from "../helpers/hosted-store"
+import { watchStore } from "../helpers/settle"
+import { storeTestRunner } from "../helpers/store-runner"
+import { cleanUp, moneyCommands, preludes, reconcileAndCheck, runPrelude, setAvailable, type Model, type Real, type World } from "./money-model"
+
+/**
+ * The model-based money test (issue 21): random sequences of shopper, service, merchant and attacker
+ * actions against the real app and the sandbox, then the reconciliation, then the money invariants
+ * (integration-tests/model/money-model.ts). One app for every sequence; each sequence has carts of its own.
+ *
+ * MONEY_MODEL_RUNS (sequences), MONEY_MODEL_SEED (replay), MONEY_MODEL_MAX_COMMANDS (sequence length),
+ * MONEY_MODEL_SHRINK=0 (report the first failing sequence unshrunk), MONEY_MODEL_TRACE=1 (print every sequence),
+ * MONEY_MODEL_SABOTAGE=I1|I2|I3|I5|I6 (the checks' self-test: the harness breaks that invariant; the run must fail). `npm run money-model -- --runs N --seed S`.
+ */
+const RUNS = Number(process.env.MONEY_MODEL_RUNS || 40)
+const SEED = process.env.MONEY_MODEL_SEED ? Number(process.env.MONEY_MODEL_SEED) : Math.floor(Math.random() * 2 ** 31)
+const MAX_COMMANDS = Number(process.env.MONEY_MODEL_MAX_COMMANDS || 8)
+const SHRINK = process.env.MONEY_MODEL_SHRINK !== "0"
+/** MONEY_MODEL_TRACE=1: print what every passing sequence did, too. */
+const TRACE = process.env.MONEY_MODEL_TRACE === "1"
+/** Stock available to each sequence at its start (both stocked products). */
+const START_STOCK = 2
+
+jest.setTimeout(4 * 3600_000)
+// The reconciliation runs only after a sequence: lost notifications must stay lost until then.
+process.env.TW_RECONCILIATION = "off"
+const env = useSandbox()
+
+storeTestRunner({
+  inApp: true,
+  env: {},
+  testSuite: ({ api, getContainer }) => {
+    it(`money invariants I1, I2, I3, I5, I6 hold after random sequences (${RUNS} runs, seed ${SEED})`, async () => {
+      const world = await buildWorld(api, getContainer())
+      console.log(`money model: ${RUNS} sequences of at most ${MAX_COMMANDS} commands, seed ${SEED} (replay: npm run money-model -- --runs ${RUNS} --seed ${SEED})`)
+      const durations: number[] = []
+      /** The trace of the last sequence that failed (the shrunk one, once shrinking ends). */
+      let lastFailed: string | undefined
+
+      const property = fc.asyncProperty(preludes, fc.noBias(fc.commands(moneyCommands(), { maxCommands: MAX_COMMANDS, size: "max" })), async (prelude, commands) => {
+        const started = Date.now()
+        await control(env.sandbox, "DELETE", "/faults")
+        await setAvailable(world, START_STOCK)
+        const model: Model = { carts: [] }
+        const real: Real = { world, started, trace: [], merchantRefunds: new Set(), forged: [], violations: [] }
+        try {
+          await runPrelude(prelude, model, real)
+          await fc.asyncModelRun(() => ({ model, real }), commands)
+          const violations = await reconcileAndCheck(model, real)
+          if (violations.length) {
+            throw new Error(`invariants broken:\n  ${violations.join("\n  ")}`)
+          }
+        } catch (error) {
+          lastFailed = `${(error as Error).message}\nwhat ran:\n  ${real.trace.join("\n  ")}`
+          throw error
+          if (TRACE) {
+            console.log(`sequence ${durations.length + 1} (${((Date.now() - started) / 1000).toFixed(1)} s):\n  ${real.trace.join("\n  ")}`)
+          }
+        } finally {
+          await cleanUp(model, real).catch(() => undefined)
+          durations.push(Date.now() - started)
+        }
+      })
+
+      const startedAll = Date.now()
+      const details = await fc.check(property, { numRuns: RUNS, seed: SEED, endOnFailure: !SHRINK, verbose: 1 })
+      const seconds = (Date.now() - startedAll) / 1000
+      const mean = durations.reduce((a, b) => a + b, 0) / Math.max(durations.length, 1) / 1000
+      const sorted = [...durations].sort((a, b) => a - b)
+      const at = (q: number) => ((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0) / 1000).toFixed(1)
+      console.log(
+        `money model: ${durations.length} sequences run (${details.numRuns} passed before any failure, ${details.numShrinks} shrinks) in ${seconds.toFixed(0)} s: ${mean.toFixed(1)} s per sequence (median ${at(0.5)} s, p90 ${at(0.9)} s, max ${at(1)} s)`
+      )
+      if (details.failed) {
+        const report = fc.defaultReportMessage(details) ?? "failed"
+        const message = `money model FAILED (seed ${SEED}):\n${report}\n\nthe shrunk sequence's run:\n${lastFailed}`
+        console.log(message)
+        throw new Error(message)
+      }
+    })
+  },
+})
+
+async function buildWorld(api: World["api"], container: World["container"]): Promise<World> {
+  watchStore(container, env.sandbox)
+  await control(env.sandbox, "POST", "/reset")
+  await control(env.sandbox, "PATCH", `/merchants/${env.sandbox.defaultMerchant.merchantId}`, { notifyUrl: `${api.defaults.baseURL}${HOOK_PATH}` })
+  await seedDemo({ container, args: [] } as unknown as ExecArgs)
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data: keys } = await query.graph({ entity: "api_key", fields: ["token"], filters: { type: "publishable" } })
+  const headers = { "x-publishable-api-key": keys[0].token as string }
+  const store = { regionId: "", salesChannelId: "", publishableKey: keys[0].token as string, headers }
+  const { data: regions } = await api.get("/store/regions", { headers })
+  const region = regions.regions.find((r: { name: string }) => r.name === "Taiwan")
+  const { data: products } = await api.get(`/store/products?region_id=${region.id}&fields=*variants,+variants.inventory_items.inventory_item_id`, { headers })
+  const variantOf = (handle: string) => products.products.find((p: { handle: string }) => p.handle === handle).variants[0]
+  const oolong = variantOf("oolong-tea")
+  const box = variantOf("tea-of-the-month")
+  const { data: plans } = await api.get(`/store/tw-subscription-plans?product_id=${products.products.find((p: { handle: string }) => p.handle === "tea-of-the-month").id}`, { headers })
+
+  const admin = await adminToken(api, container)
+  const email = "model-shopper@example.test"
+  const password = "customer-password-1"
+  const { data: registered } = await api.post("/auth/customer/emailpass/register", { email, password })
+  await api.post("/store/customers", { email, first_name: "Mei", last_name: "Lin" }, { headers: { ...headers, authorization: `Bearer ${registered.token}` } })
+  const { data: login } = await api.post("/auth/customer/emailpass", { email, password })
+
+  return {
+    api,
+    container,
+    sandbox: env.sandbox,
+    store,
+    admin,
+    customer: { ...headers, authorization: `Bearer ${login.token}` },
+    regionId: region.id,
+    shippingAddress: { first_name: "Mei", last_name: "Lin", address_1: "No. 7 Xinyi Rd", city: "Taipei", country_code: "tw", postal_code: "110", phone: "0912345678" },
+    oolong: { variantId: oolong.id, inventoryItemId: oolong.inventory_items[0].inventory_item_id },
+    box: { variantId: box.id, inventoryItemId: box.inventory_items[0].inventory_item_id, planId: plans.plans[0].id },
+    cakesVariantId: variantOf("pineapple-cakes").id,
+    sabotage: (process.env.MONEY_MODEL_SABOTAGE || undefined) as World["sabotage"],
+  }
+}

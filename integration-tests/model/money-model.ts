@@ -1,0 +1,767 @@
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import fc from "fast-check"
+import type { SandboxHandle } from "medusa-payment-tw-sandbox"
+import reconcileTwPayments from "../../src/jobs/reconcile-tw-payments"
+import reconcileTwSubscriptions from "../../src/jobs/reconcile-tw-subscriptions"
+import { card, control, HOOK_PATH, orderOfCart, payPage, PROVIDER_ID, settle, SUCCESS_CARD, type Store } from "../helpers/hosted-store"
+
+/**
+ * The model-based money test (issue 21): fast-check generates short sequences of shopper, service,
+ * merchant and attacker actions; each runs against the real Medusa app (HTTP and its container) and the
+ * sandbox (its control API). After a sequence the reconciliation runs, and the invariants I1, I2, I3, I5
+ * and I6 are checked from the sandbox's truth against the store's records.
+ *
+ * Process restarts are not modelled: one jest worker holds one in-process app, which cannot be killed and
+ * started again inside a test. Crashes belong to the chaos harness (`npm run chaos`, bench/chaos.ts).
+ * Saved cards (I4) are not modelled yet either.
+ */
+
+// The test runner's axios instance; typed loosely on purpose (as the helpers do).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Api = any
+type Headers = Record<string, string>
+
+/** What every sequence shares: the app, the sandbox, the demo store's ids, an admin and a customer. */
+export interface World {
+  api: Api
+  container: MedusaContainer
+  sandbox: SandboxHandle
+  store: Store
+  admin: Headers
+  customer: Headers
+  regionId: string
+  shippingAddress: Record<string, string>
+  /** One-time carts: oolong tea. Subscriptions: the demo's monthly tea box. Cart changes add pineapple cakes. */
+  oolong: { variantId: string; inventoryItemId: string }
+  box: { variantId: string; inventoryItemId: string; planId: string }
+  cakesVariantId: string
+  /**
+   * Self-test of the checks (MONEY_MODEL_SABOTAGE): after the reconciliation, the harness itself breaks
+   * one invariant in the store's database, and the check must then fail. Never set in a real run.
+   */
+  sabotage?: "I1" | "I2" | "I3" | "I5" | "I6"
+}
+
+export interface SessionRef {
+  id: string
+  txId: string
+  txHid: string
+  checkoutUrl: string
+}
+
+export interface CartRef {
+  n: number
+  kind: "one-time" | "subscription"
+  cartId: string
+  headers: Headers
+  sessions: SessionRef[]
+  subscriptionId?: string
+  abandoned: boolean
+}
+
+/** The model: what exists in this sequence (preconditions and targets come from it). */
+export interface Model {
+  carts: CartRef[]
+}
+
+/** What the sequence did, for the checks and the failure report. */
+export interface Real {
+  world: World
+  started: number
+  trace: string[]
+  /** Medusa payments the merchant refunded through the admin API. */
+  merchantRefunds: Set<string>
+  /** Forged notifications: the transaction, when, and the violations seen right after. */
+  forged: Array<{ txId: string; at: string }>
+  violations: string[]
+}
+
+interface HttpAnswer {
+  status: number
+  data: Record<string, unknown> & { message?: string }
+}
+
+/** An HTTP call that never throws: the status and body, or the transport error as status 0. */
+async function call(promise: Promise<{ status: number; data: unknown }>): Promise<HttpAnswer> {
+  try {
+    const res = await promise
+    return { status: res.status, data: res.data as HttpAnswer["data"] }
+  } catch (error) {
+    const e = error as { response?: { status: number; data: unknown }; message?: string }
+    if (e.response) {
+      return { status: e.response.status, data: (e.response.data ?? {}) as HttpAnswer["data"] }
+    }
+    return { status: 0, data: { message: e.message ?? String(error) } }
+  }
+}
+
+const brief = (answer: HttpAnswer) => `${answer.status}${answer.status >= 300 || answer.status === 0 ? ` ${String(answer.data?.message ?? answer.data?.type ?? "").slice(0, 120)}` : ""}`
+
+const PAID = new Set(["charged", "claimed"])
+const LIVE_SERVICE_SUBSCRIPTION = new Set(["active", "trialing", "retrying"])
+const MONTH_SECONDS = 32 * 24 * 3600
+
+/** The cart a generated index names, among those matching `which` (undefined when none). */
+function pick(model: Model, index: number, which: (c: CartRef) => boolean): CartRef | undefined {
+  const list = model.carts.filter(which)
+  return list.length ? list[index % list.length] : undefined
+}
+
+const hasSession = (c: CartRef) => c.sessions.length > 0
+const shopperCanAct = (c: CartRef) => hasSession(c) && !c.abandoned
+
+/** Sets what is available of both stocked products (stocked = reserved + available). */
+export async function setAvailable(world: World, available: number) {
+  const inventory = world.container.resolve(Modules.INVENTORY)
+  for (const item of [world.oolong.inventoryItemId, world.box.inventoryItemId]) {
+    const levels = await inventory.listInventoryLevels({ inventory_item_id: item })
+    await inventory.updateInventoryLevels(
+      levels.map((level) => ({ inventory_item_id: item, location_id: level.location_id, stocked_quantity: Number(level.reserved_quantity) + available }))
+    )
+  }
+}
+
+async function stockedCart(world: World, headers: Headers, variantId: string, quantity: number, customer: boolean) {
+  const created = await call(
+    world.api.post(
+      "/store/carts",
+      {
+        region_id: world.regionId,
+        ...(customer ? {} : { email: "shopper@example.test" }),
+        items: [{ variant_id: variantId, quantity }],
+        shipping_address: world.shippingAddress,
+      },
+      { headers }
+    )
+  )
+  if (created.status !== 200) {
+    throw new Error(`creating a cart: ${brief(created)}`)
+  }
+  const cartId = (created.data.cart as { id: string }).id
+  const options = await call(world.api.get(`/store/shipping-options?cart_id=${cartId}`, { headers }))
+  const optionId = (options.data.shipping_options as Array<{ id: string }>)[0].id
+  const shipping = await call(world.api.post(`/store/carts/${cartId}/shipping-methods`, { option_id: optionId }, { headers }))
+  if (shipping.status !== 200) {
+    throw new Error(`adding shipping: ${brief(shipping)}`)
+  }
+  return cartId
+}
+
+/** A hosted card session for a one-time cart (a new one, or again for the same cart). */
+async function hostedSession(world: World, cart: { cartId: string; headers: Headers }): Promise<SessionRef | string> {
+  const collection = await call(world.api.post("/store/payment-collections", { cart_id: cart.cartId }, { headers: cart.headers }))
+  if (collection.status !== 200) {
+    return `payment collection ${brief(collection)}`
+  }
+  const collectionId = (collection.data.payment_collection as { id: string }).id
+  const created = await call(world.api.post(`/store/payment-collections/${collectionId}/payment-sessions`, { provider_id: PROVIDER_ID, data: {} }, { headers: cart.headers }))
+  if (created.status !== 200) {
+    return `session ${brief(created)}`
+  }
+  const sessions = (created.data.payment_collection as { payment_sessions: Array<{ id: string; provider_id: string; data: Record<string, string> }> }).payment_sessions
+  const session = sessions.find((s) => s.provider_id === PROVIDER_ID)!
+  return { id: session.id, txId: session.data.transactionId, txHid: session.data.transactionHid, checkoutUrl: session.data.checkoutUrl }
+}
+
+type Command = fc.AsyncCommand<Model, Real>
+
+abstract class Step implements Command {
+  abstract check(m: Readonly<Model>): boolean
+  abstract act(m: Model, r: Real): Promise<string>
+  abstract toString(): string
+  async run(m: Model, r: Real) {
+    const what = await this.act(m, r)
+    r.trace.push(`${this.toString()} -> ${what}`)
+  }
+}
+
+/** Shopper: a new guest cart of oolong tea (stock can run out) and a hosted card session for it. */
+class StartPayment extends Step {
+  constructor(readonly quantity: number) {
+    super()
+  }
+  check = () => true
+  async act(m: Model, r: Real) {
+    const headers = r.world.store.headers
+    const cartId = await stockedCart(r.world, headers, r.world.oolong.variantId, this.quantity, false)
+    const cart: CartRef = { n: m.carts.length, kind: "one-time", cartId, headers, sessions: [], abandoned: false }
+    m.carts.push(cart)
+    const session = await hostedSession(r.world, cart)
+    if (typeof session === "string") {
+      return `cart#${cart.n} ${cartId}, no session: ${session}`
+    }
+    cart.sessions.push(session)
+    return `cart#${cart.n} ${cartId}, session ${session.id} tx ${session.txId}`
+  }
+  toString = () => `startPayment(qty ${this.quantity})`
+}
+
+/** Shopper: a new session for a cart that has one (a second tab, or after changing the cart). */
+class RestartPayment extends Step {
+  constructor(readonly index: number) {
+    super()
+  }
+  check = (m: Readonly<Model>) => !!pick(m, this.index, (c) => c.kind === "one-time" && !c.abandoned)
+  async act(m: Model, r: Real) {
+    const cart = pick(m, this.index, (c) => c.kind === "one-time" && !c.abandoned)!
+    const session = await hostedSession(r.world, cart)
+    if (typeof session === "string") {
+      return `cart#${cart.n}: ${session}`
+    }
+    cart.sessions.push(session)
+    return `cart#${cart.n} session ${session.id} tx ${session.txId}`
+  }
+  toString = () => `restartPayment(${this.index})`
+}
+
+/** Shopper (logged in): a cart of the monthly tea box and its subscription checkout. */
+class Subscribe extends Step {
+  check = () => true
+  async act(m: Model, r: Real) {
+    const headers = r.world.customer
+    const cartId = await stockedCart(r.world, headers, r.world.box.variantId, 1, true)
+    const cart: CartRef = { n: m.carts.length, kind: "subscription", cartId, headers, sessions: [], abandoned: false }
+    m.carts.push(cart)
+    const started = await call(r.world.api.post(`/store/carts/${cartId}/tw-subscription`, { plan_id: r.world.box.planId }, { headers }))
+    if (started.status !== 200) {
+      return `cart#${cart.n} ${cartId}, subscription refused: ${brief(started)}`
+    }
+    const session = started.data.payment_session as { id: string; data: Record<string, string> }
+    cart.subscriptionId = (started.data.subscription as { id: string }).id
+    cart.sessions.push({ id: session.id, txId: session.data.transactionId, txHid: session.data.transactionHid, checkoutUrl: session.data.checkoutUrl })
+    return `cart#${cart.n} ${cartId}, subscription ${cart.subscriptionId}, session ${session.id} tx ${session.data.transactionId}`
+  }
+  toString = () => "subscribe()"
+}
+
+/** Shopper: pays the cart's latest page with a good card. */
+class PayPage extends Step {
+  constructor(readonly index: number) {
+    super()
+  }
+  check = (m: Readonly<Model>) => !!pick(m, this.index, shopperCanAct)
+  async act(m: Model, r: Real) {
+    const cart = pick(m, this.index, shopperCanAct)!
+    const session = cart.sessions[cart.sessions.length - 1]
+    try {
+      const to = await payPage(session.checkoutUrl, card(SUCCESS_CARD))
+      return `cart#${cart.n} paid ${session.txId} -> ${to?.includes("payment_error") ? "failure page" : "success page"}`
+    } catch (error) {
+      return `cart#${cart.n} page not payable (${(error as Error).message})`
+    }
+  }
+  toString = () => `payPage(${this.index})`
+}
+
+/** Shopper: leaves; never acts on this cart again. */
+class Abandon extends Step {
+  constructor(readonly index: number) {
+    super()
+  }
+  check = (m: Readonly<Model>) => !!pick(m, this.index, shopperCanAct)
+  async act(m: Model) {
+    const cart = pick(m, this.index, shopperCanAct)!
+    cart.abandoned = true
+    return `cart#${cart.n} abandoned`
+  }
+  toString = () => `abandon(${this.index})`
+}
+
+/** Shopper: completes the cart, once or twice at once. */
+class Complete extends Step {
+  constructor(
+    readonly index: number,
+    readonly times: 1 | 2
+  ) {
+    super()
+  }
+  check = (m: Readonly<Model>) => !!pick(m, this.index, shopperCanAct)
+  async act(m: Model, r: Real) {
+    const cart = pick(m, this.index, shopperCanAct)!
+    const answers = await Promise.all(
+      Array.from({ length: this.times }, () => call(r.world.api.post(`/store/carts/${cart.cartId}/complete`, {}, { headers: cart.headers })))
+    )
+    return `cart#${cart.n}: ${answers.map((a) => (a.status === 200 ? String(a.data.type) : brief(a))).join(" | ")}`
+  }
+  toString = () => (this.times === 1 ? `complete(${this.index})` : `completeTwiceAtOnce(${this.index})`)
+}
+
+/** Shopper: adds an item to a cart whose session exists. */
+class ChangeCart extends Step {
+  constructor(readonly index: number) {
+    super()
+  }
+  check = (m: Readonly<Model>) => !!pick(m, this.index, shopperCanAct)
+  async act(m: Model, r: Real) {
+    const cart = pick(m, this.index, shopperCanAct)!
+    const answer = await call(r.world.api.post(`/store/carts/${cart.cartId}/line-items`, { variant_id: r.world.cakesVariantId, quantity: 1 }, { headers: cart.headers }))
+    return `cart#${cart.n} item added: ${brief(answer)}`
+  }
+  toString = () => `changeCart(${this.index})`
+}
+
+const withSubscription = (c: CartRef) => !!c.subscriptionId
+
+/** The customer, or the merchant, cancels a subscription. */
+class CancelSubscription extends Step {
+  constructor(
+    readonly index: number,
+    readonly by: "customer" | "merchant"
+  ) {
+    super()
+  }
+  check = (m: Readonly<Model>) => !!pick(m, this.index, withSubscription)
+  async act(m: Model, r: Real) {
+    const cart = pick(m, this.index, withSubscription)!
+    const answer =
+      this.by === "customer"
+        ? await call(r.world.api.post(`/store/customers/me/tw-subscriptions/${cart.subscriptionId}/cancel`, {}, { headers: r.world.customer }))
+        : await call(r.world.api.post(`/admin/tw-subscriptions/${cart.subscriptionId}/cancel`, { reason: "merchant" }, { headers: r.world.admin }))
+    return `cart#${cart.n} subscription ${cart.subscriptionId}: ${answer.status === 200 ? (answer.data.subscription as { status: string }).status : brief(answer)}`
+  }
+  toString = () => `cancelSubscription(${this.index}, by ${this.by})`
+}
+
+/** The service: every delivery due now is made and acted on. */
+class Deliver extends Step {
+  check = () => true
+  async act() {
+    await settle()
+    return "settled"
+  }
+  toString = () => "deliver()"
+}
+
+/** The service: the next charge notification is dropped, duplicated or held back (reordered). */
+class Fault extends Step {
+  constructor(readonly kind: "drop" | "duplicate" | "reorder") {
+    super()
+  }
+  check = () => true
+  async act(_m: Model, r: Real) {
+    await control(r.world.sandbox, "POST", "/faults", { kind: this.kind, purpose: "charge", count: 1 })
+    return "armed"
+  }
+  toString = () => `fault(${this.kind} next charge notification)`
+}
+
+/** The service: a month passes (subscriptions charge their next period; open pages expire). */
+class AdvanceMonth extends Step {
+  check = () => true
+  async act(_m: Model, r: Real) {
+    await control(r.world.sandbox, "POST", "/clock/advance", { seconds: MONTH_SECONDS })
+    await settle()
+    return "a month later"
+  }
+  toString = () => "advanceClock(a month)"
+}
+
+/** Every order of this sequence's carts and subscriptions, with its payments. */
+async function ordersOfRun(world: World, model: Model) {
+  const query = world.container.resolve(ContainerRegistrationKeys.QUERY)
+  const cartIds = model.carts.map((c) => c.cartId)
+  const subscriptionIds = model.carts.map((c) => c.subscriptionId).filter((id): id is string => !!id)
+  const orderIds = new Set<string>()
+  if (cartIds.length) {
+    const { data } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: cartIds } })
+    data.forEach((link: { order_id: string }) => orderIds.add(link.order_id))
+  }
+  if (subscriptionIds.length) {
+    const { data } = await query.graph({ entity: "tw_subscription", fields: ["id", "orders.id"], filters: { id: subscriptionIds } })
+    for (const sub of data as Array<{ orders?: Array<{ id: string } | null> }>) {
+      sub.orders?.forEach((o) => o && orderIds.add(o.id))
+    }
+  }
+  if (!orderIds.size) {
+    return []
+  }
+  const { data: orders } = await query.graph({
+    entity: "order",
+    fields: ["id", "status", "metadata", "payment_collections.payments.id", "payment_collections.payments.amount", "payment_collections.payments.captured_at", "payment_collections.payments.refunds.amount"],
+    filters: { id: [...orderIds] },
+  })
+  return orders as Array<{
+    id: string
+    status: string
+    metadata: Record<string, unknown> | null
+    payment_collections?: Array<{ payments?: Array<{ id: string; amount: number; captured_at: string | null; refunds?: Array<{ amount: number }> }> }>
+  }>
+}
+
+/** The merchant cancels one of this sequence's orders (core refunds its captured payment). */
+class CancelOrder extends Step {
+  constructor(readonly index: number) {
+    super()
+  }
+  check = (m: Readonly<Model>) => m.carts.some(hasSession)
+  async act(m: Model, r: Real) {
+    const live = (await ordersOfRun(r.world, m)).filter((o) => o.status !== "canceled")
+    if (!live.length) {
+      return "no order to cancel"
+    }
+    const order = live[this.index % live.length]
+    const answer = await call(r.world.api.post(`/admin/orders/${order.id}/cancel`, {}, { headers: r.world.admin }))
+    return `order ${order.id}: ${brief(answer)}`
+  }
+  toString = () => `cancelOrder(${this.index})`
+}
+
+/** The merchant refunds a captured payment in full from the admin. */
+class RefundPayment extends Step {
+  constructor(readonly index: number) {
+    super()
+  }
+  check = (m: Readonly<Model>) => m.carts.some(hasSession)
+  async act(m: Model, r: Real) {
+    const payments = (await ordersOfRun(r.world, m))
+      .flatMap((o) => o.payment_collections?.flatMap((pc) => pc.payments ?? []) ?? [])
+      .filter((p) => p.captured_at && !(p.refunds ?? []).length)
+    if (!payments.length) {
+      return "no captured payment to refund"
+    }
+    const payment = payments[this.index % payments.length]
+    r.merchantRefunds.add(payment.id)
+    const answer = await call(r.world.api.post(`/admin/payments/${payment.id}/refund`, { amount: Number(payment.amount) }, { headers: r.world.admin }))
+    return `payment ${payment.id}: ${brief(answer)}`
+  }
+  toString = () => `refundPayment(${this.index})`
+}
+
+/** The merchant sets what is available of both stocked products. */
+class SetStock extends Step {
+  constructor(readonly available: number) {
+    super()
+  }
+  check = () => true
+  async act(_m: Model, r: Real) {
+    await setAvailable(r.world, this.available)
+    return "set"
+  }
+  toString = () => `setStock(${this.available} available)`
+}
+
+/** What the store shows of one session: its cart's order, the session's status and payment. */
+async function storeViewOfSession(world: World, cartId: string, sessionId: string) {
+  const order = await orderOfCart(world.container, cartId)
+  const payments = world.container.resolve(Modules.PAYMENT)
+  const [session] = await payments.listPaymentSessions({ id: sessionId }, { relations: ["payment", "payment.captures"] })
+  return JSON.stringify({
+    order: order ? `${order.id} ${order.status}` : null,
+    session: session ? session.status : "deleted",
+    payment: session?.payment ? `${session.payment.id} captured ${(session.payment.captures ?? []).length}` : null,
+  })
+}
+
+/** The attacker: an unsigned `charged` notification for a real transaction id (from the session data). */
+class Forge extends Step {
+  constructor(readonly index: number) {
+    super()
+  }
+  check = (m: Readonly<Model>) => !!pick(m, this.index, hasSession)
+  async act(m: Model, r: Real) {
+    const cart = pick(m, this.index, hasSession)!
+    const session = cart.sessions[cart.sessions.length - 1]
+    const before = await control(r.world.sandbox, "GET", `/transactions/${session.txId}`)
+    const storeBefore = await storeViewOfSession(r.world, cart.cartId, session.id)
+    const at = new Date().toISOString()
+    const answer = await call(
+      r.world.api.post(HOOK_PATH, {
+        purpose: "charge",
+        id: session.txId,
+        transactionId: session.txId,
+        transactionHid: session.txHid,
+        merchantId: r.world.sandbox.defaultMerchant.merchantId,
+        orderId: session.id,
+        customId: session.id,
+        action: cart.kind === "subscription" ? "subscription" : "onetime",
+        status: "charged",
+        success: true,
+        amount: before.amount,
+        currency: "twd",
+      })
+    )
+    r.forged.push({ txId: session.txId, at })
+    await settle()
+    if (r.world.sabotage === "I6" && !PAID.has(before.status)) {
+      await sql(r.world)("payment_session").where({ id: session.id }).update({ status: "error" })
+    }
+    const after = await control(r.world.sandbox, "GET", `/transactions/${session.txId}`)
+    const storeAfter = await storeViewOfSession(r.world, cart.cartId, session.id)
+    // While the service's transaction stays unpaid, the forgery may change nothing in the store.
+    if (!PAID.has(before.status) && before.status === after.status && storeBefore !== storeAfter) {
+      r.violations.push(`I6: forged charged notification for unpaid ${session.txId} (${after.status}) changed the store: ${storeBefore} -> ${storeAfter}`)
+    }
+    return `cart#${cart.n} tx ${session.txId} (${before.status}): hook ${answer.status}`
+  }
+  toString = () => `forgeChargedNotification(${this.index})`
+}
+
+/** Every command; shopper payments, completions and deliveries listed more than once weigh more. */
+export function moneyCommands() {
+  const index = fc.nat({ max: 7 })
+  return [
+    fc.constantFrom(1, 2).map((q) => new StartPayment(q)),
+    fc.constant(new Subscribe()),
+    index.map((i) => new PayPage(i)),
+    index.map((i) => new PayPage(i)),
+    index.map((i) => new PayPage(i)),
+    index.map((i) => new RestartPayment(i)),
+    index.map((i) => new Abandon(i)),
+    index.map((i) => new Complete(i, 1)),
+    index.map((i) => new Complete(i, 1)),
+    index.map((i) => new Complete(i, 2)),
+    index.map((i) => new ChangeCart(i)),
+    fc.tuple(index, fc.constantFrom<"customer" | "merchant">("customer", "merchant")).map(([i, by]) => new CancelSubscription(i, by)),
+    fc.constant(new Deliver()),
+    fc.constant(new Deliver()),
+    fc.constantFrom<"drop" | "duplicate" | "reorder">("drop", "duplicate", "reorder").map((k) => new Fault(k)),
+    fc.constant(new AdvanceMonth()),
+    index.map((i) => new CancelOrder(i)),
+    index.map((i) => new RefundPayment(i)),
+    fc.constantFrom(0, 3).map((n) => new SetStock(n)),
+    index.map((i) => new Forge(i)),
+  ]
+}
+
+/** What every sequence starts with (shrinkable too): a one-time cart, a subscription checkout, or both. */
+export const preludes = fc.constantFrom("one-time", "subscription", "both")
+
+export async function runPrelude(prelude: string, model: Model, real: Real) {
+  const steps: Step[] = prelude === "one-time" ? [new StartPayment(1)] : prelude === "subscription" ? [new Subscribe()] : [new StartPayment(1), new Subscribe()]
+  for (const step of steps) {
+    await step.run(model, real)
+  }
+}
+
+interface ServiceTx {
+  id: string
+  transactionHid: string
+  orderId: string
+  status: string
+  amount: number
+  refundAmount?: number
+  subscriptionId?: string
+  origin: string
+  refund?: { status: string; amount: number }
+}
+
+const refundedAtService = (tx: ServiceTx) => !!tx.refund && tx.refund.status !== "cancelled"
+
+/**
+ * After the sequence: the reconciliation, then I1, I2, I3, I5 and I6 from the sandbox's truth.
+ * Returns every violation found (empty when all hold).
+ */
+export async function reconcileAndCheck(model: Model, real: Real): Promise<string[]> {
+  const { world } = real
+  const violations = [...real.violations]
+  await settle()
+
+  const sessionIds = model.carts.flatMap((c) => c.sessions.map((s) => s.id))
+  const serviceTxs = async () => (await Promise.all(sessionIds.map(async (id) => (await control(world.sandbox, "GET", `/transactions?orderId=${id}`)).transactions as ServiceTx[]))).flat()
+
+  // I6, before the reconciliation can hide it: a real charge notification delivered after a forgery was acted on.
+  if (real.forged.length) {
+    const { notifications } = await control(world.sandbox, "GET", "/notifications?purpose=charge")
+    const txs = await serviceTxs()
+    const captured = await capturedPaymentsByTx(world, real.started)
+    for (const forgery of real.forged) {
+      const tx = txs.find((t) => t.id === forgery.txId)
+      const delivered = (notifications as Array<{ body: Record<string, unknown>; state: string; createdAt: string }>).some(
+        (n) => n.body.transactionId === forgery.txId && n.state === "delivered" && n.createdAt > forgery.at && n.body.status === "charged"
+      )
+      if (tx && delivered && PAID.has(tx.status) && !refundedAtService(tx) && !(captured.get(tx.id) ?? []).length) {
+        violations.push(`I6: ${tx.id} was forged, then paid and its real notification delivered, but the store did not act on it (no captured payment, no refund) before reconciliation`)
+      }
+    }
+  }
+
+  for (let round = 0; round < 2; round++) {
+    await reconcileTwPayments(world.container, { force: true })
+    await reconcileTwSubscriptions(world.container, { force: true })
+    await settle()
+  }
+
+  if (world.sabotage) {
+    real.trace.push(`sabotage ${world.sabotage}: ${await sabotage(world, model, await serviceTxs(), await capturedPaymentsByTx(world, real.started))}`)
+  }
+  const txs = await serviceTxs()
+  const byTx = await capturedPaymentsByTx(world, real.started)
+  const txIds = new Set(txs.flatMap((t) => [t.id, t.transactionHid]))
+
+  // I1 and I2, per service transaction.
+  for (const tx of txs) {
+    const captured = [...(byTx.get(tx.id) ?? []), ...(tx.transactionHid !== tx.id ? (byTx.get(tx.transactionHid) ?? []) : [])]
+    const label = `${tx.id} (${tx.transactionHid}, ${tx.origin}, ${tx.status}${tx.refund ? `, refund ${tx.refund.status} ${tx.refund.amount}` : ""})`
+    if (PAID.has(tx.status) && !refundedAtService(tx)) {
+      const onLive = captured.filter((p) => p.orderStatus && p.orderStatus !== "canceled" && !p.refunded)
+      if (onLive.length !== 1 || captured.length !== 1) {
+        violations.push(`I1: paid ${label} has ${captured.length} captured Medusa payment(s), ${onLive.length} on a live order: ${describe(captured)}`)
+      }
+    } else if (refundedAtService(tx)) {
+      for (const p of captured) {
+        if (p.refunded < Number(tx.refund!.amount)) {
+          violations.push(`I1/I2: refunded ${label} has Medusa payment ${p.id} captured without the refund recorded (refunds ${p.refunded}; order ${p.orderId ?? "none"} ${p.orderStatus ?? ""})`)
+        }
+      }
+    } else {
+      for (const p of captured) {
+        violations.push(`I2: Medusa payment ${p.id} captured while its service transaction ${label} is unpaid (order ${p.orderId ?? "none"})`)
+      }
+    }
+  }
+  // I2 for captured payments whose transaction the service does not know in this sequence's sessions.
+  for (const [key, payments] of byTx) {
+    for (const p of payments) {
+      if (!txIds.has(key) && p.sessionId && sessionIds.includes(p.sessionId)) {
+        violations.push(`I2: Medusa payment ${p.id} captured for ${key}, which the service does not list for its session`)
+      }
+    }
+  }
+
+  real.trace.push(
+    `checked ${txs.length} service transaction(s): ${txs.map((t) => `${t.transactionHid} ${t.origin} ${t.status}${refundedAtService(t) ? " refunded" : ""}`).join(", ") || "none"}; ${[...byTx.values()].flat().length} captured payment(s)`
+  )
+  // I3 and I5, per subscription.
+  const subscribed = model.carts.filter(withSubscription)
+  if (subscribed.length) {
+    const { subscriptions } = (await control(world.sandbox, "GET", "/subscriptions")) as { subscriptions: Array<{ id: string; status: string }> }
+    const orders = await ordersOfRun(world, model)
+    for (const cart of subscribed) {
+      const detail = await call(world.api.get(`/admin/tw-subscriptions/${cart.subscriptionId}`, { headers: world.admin }))
+      const mine = detail.data.subscription as { status: string; first_order_id: string | null; service_subscription_id: string | null }
+      const ownTxs = txs.filter((t) => cart.sessions.some((s) => s.id === t.orderId))
+      const hids = new Set([...ownTxs.map((t) => t.subscriptionId), mine.service_subscription_id].filter(Boolean))
+      for (const sub of subscriptions.filter((s) => hids.has(s.id))) {
+        const storeLive = ["active", "retrying", "pending_first_charge"].includes(mine.status) && !!mine.first_order_id
+        if (LIVE_SERVICE_SUBSCRIPTION.has(sub.status) && !storeLive) {
+          violations.push(`I3: service subscription ${sub.id} is ${sub.status} while the store's ${cart.subscriptionId} is ${mine.status} (first order ${mine.first_order_id ?? "none"})`)
+        }
+      }
+      for (const tx of ownTxs.filter((t) => t.origin === "recurring")) {
+        const renewals = orders.filter((o) => o.metadata?.tw_transaction_hid === tx.transactionHid || o.metadata?.tw_transaction_hid === tx.id)
+        if (renewals.length > 1 || (PAID.has(tx.status) && !refundedAtService(tx) && renewals.length !== 1)) {
+          violations.push(`I5: period ${tx.transactionHid} (${tx.status}) of ${cart.subscriptionId} has ${renewals.length} renewal order(s): ${renewals.map((o) => `${o.id} ${o.status}`).join(", ")}`)
+        }
+      }
+    }
+  }
+  return violations
+}
+
+const sql = (world: World) => world.container.resolve(ContainerRegistrationKeys.PG_CONNECTION)
+
+/** Breaks one invariant in the store's database (the checks' self-test); says what it did, or that nothing fit. */
+async function sabotage(world: World, model: Model, txs: ServiceTx[], byTx: Map<string, CapturedPayment[]>): Promise<string> {
+  const knex = sql(world)
+  const captured = txs.flatMap((tx) => (PAID.has(tx.status) && !refundedAtService(tx) ? (byTx.get(tx.id) ?? []).map((p) => ({ tx, p })) : []))
+  switch (world.sabotage) {
+    case "I1": {
+      // A paid order cancelled without its payment refunded.
+      const live = captured.find(({ p }) => p.orderId && p.orderStatus !== "canceled")
+      if (!live) {
+        return "no captured order"
+      }
+      await knex("order").where({ id: live.p.orderId }).update({ status: "canceled" })
+      return `order ${live.p.orderId} marked canceled`
+    }
+    case "I2": {
+      // A captured payment pointed at a transaction of the sequence that is not paid.
+      const unpaid = txs.find((tx) => !PAID.has(tx.status))
+      if (!captured.length || !unpaid) {
+        return "no captured payment and unpaid transaction"
+      }
+      await knex.raw(`update payment set data = jsonb_set(data, '{transactionId}', to_jsonb(?::text)) where id = ?`, [unpaid.id, captured[0].p.id])
+      return `payment ${captured[0].p.id} now names ${unpaid.id} (${unpaid.status})`
+    }
+    case "I3": {
+      const ids = model.carts.map((c) => c.subscriptionId).filter(Boolean) as string[]
+      const rows = ids.length ? await knex("tw_subscription").whereIn("id", ids).whereIn("status", ["active", "retrying"]).select("id") : []
+      if (!rows.length) {
+        return "no live subscription"
+      }
+      await knex("tw_subscription").where({ id: rows[0].id }).update({ status: "cancelled" })
+      return `subscription ${rows[0].id} marked cancelled in the store only`
+    }
+    case "I5": {
+      const renewal = (await ordersOfRun(world, model)).find((o) => o.metadata?.tw_transaction_hid)
+      if (!renewal) {
+        return "no renewal order"
+      }
+      await knex.raw(`update "order" set metadata = metadata - 'tw_transaction_hid' where id = ?`, [renewal.id])
+      return `renewal order ${renewal.id} lost its transaction`
+    }
+    default:
+      return "done in the forge step"
+  }
+}
+
+interface CapturedPayment {
+  id: string
+  amount: number
+  refunded: number
+  orderId?: string
+  orderStatus?: string
+  sessionId?: string
+}
+
+function describe(payments: CapturedPayment[]) {
+  return payments.map((p) => `${p.id} on ${p.orderId ?? "no order"} ${p.orderStatus ?? ""} refunded ${p.refunded}`).join("; ") || "none"
+}
+
+/** Captured Medusa payments created since `since`, by the service transaction id and P number they carry. */
+async function capturedPaymentsByTx(world: World, since: number) {
+  const paymentModule = world.container.resolve(Modules.PAYMENT)
+  const query = world.container.resolve(ContainerRegistrationKeys.QUERY)
+  const payments = await paymentModule.listPayments({ created_at: { $gte: new Date(since) } } as never, { relations: ["captures", "refunds"] })
+  const captured = payments.filter((p) => (p.captures ?? []).length > 0 || p.captured_at)
+  const collectionIds = [...new Set(captured.map((p) => p.payment_collection_id))]
+  const orderOf = new Map<string, { id: string; status: string }>()
+  if (collectionIds.length) {
+    const { data } = await query.graph({ entity: "order_payment_collection", fields: ["order_id", "payment_collection_id"], filters: { payment_collection_id: collectionIds } })
+    const orderIds = (data as Array<{ order_id: string }>).map((l) => l.order_id)
+    const { data: orders } = orderIds.length ? await query.graph({ entity: "order", fields: ["id", "status"], filters: { id: orderIds } }) : { data: [] }
+    for (const link of data as Array<{ order_id: string; payment_collection_id: string }>) {
+      const order = (orders as Array<{ id: string; status: string }>).find((o) => o.id === link.order_id)
+      if (order) {
+        orderOf.set(link.payment_collection_id, order)
+      }
+    }
+  }
+  const byTx = new Map<string, CapturedPayment[]>()
+  for (const p of captured) {
+    const data = (p.data ?? {}) as Record<string, unknown>
+    const order = orderOf.get(p.payment_collection_id)
+    const entry: CapturedPayment = {
+      id: p.id,
+      amount: Number(p.amount),
+      refunded: (p.refunds ?? []).reduce((sum, r) => sum + Number(r.amount), 0),
+      orderId: order?.id,
+      orderStatus: order?.status,
+      sessionId: (p as { payment_session_id?: string }).payment_session_id ?? undefined,
+    }
+    const key = String(data.transactionId ?? data.transactionHid ?? `unknown:${p.id}`)
+    byTx.set(key, [...(byTx.get(key) ?? []), entry])
+  }
+  return byTx
+}
+
+/**
+ * After the checks: ends what the sequence left at the service that would keep charging in later
+ * sequences, and retires its still-open sessions (status `canceled`, straight in the database), so that
+ * later sequences' reconciliation walks only their own sessions instead of up to 50 stale pages at 5 reads/s.
+ */
+export async function cleanUp(model: Model, real: Real) {
+  const sessions = model.carts.flatMap((c) => c.sessions.map((s) => s.id))
+  if (sessions.length) {
+    await sql(real.world)("payment_session").whereIn("id", sessions).whereIn("status", ["pending", "requires_more", "pending_authorization"]).update({ status: "canceled" })
+  }
+  await control(real.world.sandbox, "DELETE", "/faults")
+  const sessionIds = new Set(model.carts.flatMap((c) => c.sessions.map((s) => s.id)))
+  const { subscriptions } = (await control(real.world.sandbox, "GET", "/subscriptions")) as { subscriptions: Array<{ id: string; status: string }> }
+  const txs = (await Promise.all([...sessionIds].map(async (id) => (await control(real.world.sandbox, "GET", `/transactions?orderId=${id}`)).transactions as ServiceTx[]))).flat()
+  const mine = new Set(txs.map((t) => t.subscriptionId).filter(Boolean))
+  for (const sub of subscriptions.filter((s) => mine.has(s.id) && !["cancelled", "completed", "error"].includes(s.status))) {
+    await control(real.world.sandbox, "POST", `/subscriptions/${sub.id}/cancel`, { reason: "end of model sequence" }).catch(() => undefined)
+  }
+}

@@ -1,0 +1,87 @@
+import { InMemoryLockingProvider } from "@medusajs/locking/dist/providers/in-memory"
+import { type DeliveryOnce, handleDeliveryOnce } from "../delivery-claims"
+
+/** A container whose locking module is the in-memory one a single-process store uses. */
+const storeWithLocks = () => {
+  const locking = new InMemoryLockingProvider()
+  return { resolve: () => locking } as never
+}
+
+/** A handler whose read is answered when the test says so, with the status it says. */
+function pendingRead() {
+  let answer: (status: string) => void = () => undefined
+  const read = new Promise<string>((resolve) => (answer = resolve))
+  const started = jest.fn()
+  return { read, answer: (status: string) => answer(status), started }
+}
+
+const copy = (key: string, handle: DeliveryOnce["handle"], extra: Partial<DeliveryOnce> = {}): DeliveryOnce => ({ provider: "hosted-checkout_test", scope: "tx1", key, handle, ...extra })
+/** An unsigned delivery: done under the status its read returned. */
+const readAs = (status: string) => jest.fn(async () => [`tx1:${status}`])
+
+describe("handleDeliveryOnce (delivery claims on verified facts)", () => {
+  it("a forgery whose read refutes it does not make the real delivery a repeat; the real one's repeats cost nothing", async () => {
+    const container = storeWithLocks()
+    const forged = readAs("initiated")
+    expect(await handleDeliveryOnce(container, copy("tx1:charged", forged))).toBe("handled")
+    const real = readAs("charged")
+    expect(await handleDeliveryOnce(container, copy("tx1:charged", real))).toBe("handled")
+    const repeat = readAs("charged")
+    expect(await handleDeliveryOnce(container, copy("tx1:charged", repeat))).toBe("repeat")
+    expect([forged, real, repeat].map((handle) => handle.mock.calls.length)).toEqual([1, 1, 0])
+  })
+
+  it("a real delivery that arrives while a forgery is in flight waits for it, then is read", async () => {
+    const container = storeWithLocks()
+    const forgery = pendingRead()
+    const forged = handleDeliveryOnce(
+      container,
+      copy("tx1:charged", async () => {
+        forgery.started()
+        return [`tx1:${await forgery.read}`]
+      })
+    )
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(forgery.started).toHaveBeenCalled()
+    const realHandle = readAs("charged")
+    const real = handleDeliveryOnce(container, copy("tx1:charged", realHandle))
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(realHandle).not.toHaveBeenCalled()
+
+    forgery.answer("initiated")
+    expect(await forged).toBe("handled")
+    expect(await real).toBe("handled")
+    expect(realHandle).toHaveBeenCalledTimes(1)
+  })
+
+  it("a copy that arrives while the real delivery is in flight waits, then skips it as a repeat without a read", async () => {
+    const container = storeWithLocks()
+    const first = pendingRead()
+    const handled = handleDeliveryOnce(container, copy("tx1:charged", async () => [`tx1:${await first.read}`]))
+    const secondHandle = readAs("charged")
+    const second = handleDeliveryOnce(container, copy("tx1:charged", secondHandle))
+    first.answer("charged")
+    expect(await handled).toBe("handled")
+    expect(await second).toBe("repeat")
+    expect(secondHandle).not.toHaveBeenCalled()
+  })
+
+  it("the server's copy leaves a busy payment to the queued copy at once", async () => {
+    const container = storeWithLocks()
+    const first = pendingRead()
+    const handled = handleDeliveryOnce(container, copy("tx1:charged", async () => [`tx1:${await first.read}`]))
+    const serverHandle = readAs("charged")
+    expect(await handleDeliveryOnce(container, copy("tx1:charged", serverHandle, { queuedElsewhere: true }))).toBe("busy")
+    first.answer("charged")
+    expect(await handled).toBe("handled")
+    expect(serverHandle).not.toHaveBeenCalled()
+  })
+
+  it("a failed run marks nothing, so the next copy is handled", async () => {
+    const container = storeWithLocks()
+    await expect(handleDeliveryOnce(container, copy("tx1:charged", async () => Promise.reject(new Error("service down"))))).rejects.toThrow("service down")
+    const retry = readAs("charged")
+    expect(await handleDeliveryOnce(container, copy("tx1:charged", retry))).toBe("handled")
+    expect(retry).toHaveBeenCalledTimes(1)
+  })
+})
