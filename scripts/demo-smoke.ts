@@ -127,7 +127,7 @@ async function checkAdminSubscriptions(browser: Browser, adminUrl: string, login
     await page.locator(`a[href="${new URL(adminUrl).pathname}/tw-subscriptions"]`).first().waitFor({ state: "attached" })
     await page.goto(`${adminUrl}/tw-subscriptions`)
     await page.getByRole("heading", { level: 1, name: "Subscriptions" }).waitFor()
-    await page.locator('[data-testid="tw-subscription-row"], [data-testid="tw-subscriptions-empty"]').first().waitFor()
+    await page.getByTestId("tw-subscription-link").or(page.getByText("No subscriptions yet")).first().waitFor()
     console.log(`[demo-smoke] admin login and Subscriptions page in ${((Date.now() - started) / 1000).toFixed(1)} s`)
   } catch (error) {
     const shot = join(process.cwd(), ".tmp", "demo-smoke-admin.png")
