@@ -14,12 +14,15 @@ import { cleanUp, moneyCommands, preludes, reconcileAndCheck, runPrelude, setAva
  *
  * MONEY_MODEL_RUNS (sequences), MONEY_MODEL_SEED (replay), MONEY_MODEL_MAX_COMMANDS (sequence length),
  * MONEY_MODEL_SHRINK=0 (report the first failing sequence unshrunk), MONEY_MODEL_TRACE=1 (print every sequence),
+ * MONEY_MODEL_SURVEY=1 (run every sequence, list each failing one unshrunk at the end),
  * MONEY_MODEL_SABOTAGE=I1|I2|I3|I5|I6 (the checks' self-test: the harness breaks that invariant; the run must fail). `npm run money-model -- --runs N --seed S`.
  */
 const RUNS = Number(process.env.MONEY_MODEL_RUNS || 40)
 const SEED = process.env.MONEY_MODEL_SEED ? Number(process.env.MONEY_MODEL_SEED) : Math.floor(Math.random() * 2 ** 31)
 const MAX_COMMANDS = Number(process.env.MONEY_MODEL_MAX_COMMANDS || 8)
 const SHRINK = process.env.MONEY_MODEL_SHRINK !== "0"
+/** MONEY_MODEL_SURVEY=1: never stop at a failing sequence; list every failing one at the end (no shrinking). */
+const SURVEY = process.env.MONEY_MODEL_SURVEY === "1"
 /** MONEY_MODEL_TRACE=1: print what every passing sequence did, too. */
 const TRACE = process.env.MONEY_MODEL_TRACE === "1"
 /** Stock available to each sequence at its start (both stocked products). */
@@ -40,6 +43,7 @@ storeTestRunner({
       const durations: number[] = []
       /** The trace of the last sequence that failed (the shrunk one, once shrinking ends). */
       let lastFailed: string | undefined
+      const surveyed: string[] = []
 
       const property = fc.asyncProperty(preludes, fc.noBias(fc.commands(moneyCommands(), { maxCommands: MAX_COMMANDS, size: "max" })), async (prelude, commands) => {
         const started = Date.now()
@@ -51,15 +55,17 @@ storeTestRunner({
           await runPrelude(prelude, model, real)
           await fc.asyncModelRun(() => ({ model, real }), commands)
           const violations = await reconcileAndCheck(model, real)
-          if (violations.length) {
+          if (violations.length && SURVEY) {
+            surveyed.push(`sequence ${durations.length + 1}: ${violations.join("\n  ")}\nwhat ran:\n  ${real.trace.join("\n  ")}`)
+          } else if (violations.length) {
             throw new Error(`invariants broken:\n  ${violations.join("\n  ")}`)
+          }
+          if (TRACE) {
+            console.log(`sequence ${durations.length + 1} (${((Date.now() - started) / 1000).toFixed(1)} s):\n  ${real.trace.join("\n  ")}`)
           }
         } catch (error) {
           lastFailed = `${(error as Error).message}\nwhat ran:\n  ${real.trace.join("\n  ")}`
           throw error
-          if (TRACE) {
-            console.log(`sequence ${durations.length + 1} (${((Date.now() - started) / 1000).toFixed(1)} s):\n  ${real.trace.join("\n  ")}`)
-          }
         } finally {
           await cleanUp(model, real).catch(() => undefined)
           durations.push(Date.now() - started)
@@ -75,6 +81,11 @@ storeTestRunner({
       console.log(
         `money model: ${durations.length} sequences run (${details.numRuns} passed before any failure, ${details.numShrinks} shrinks) in ${seconds.toFixed(0)} s: ${mean.toFixed(1)} s per sequence (median ${at(0.5)} s, p90 ${at(0.9)} s, max ${at(1)} s)`
       )
+      if (surveyed.length) {
+        const message = `money model (survey, seed ${SEED}): ${surveyed.length} of ${durations.length} sequences broke an invariant:\n\n${surveyed.join("\n\n")}`
+        console.log(message)
+        throw new Error(message)
+      }
       if (details.failed) {
         const report = fc.defaultReportMessage(details) ?? "failed"
         const message = `money model FAILED (seed ${SEED}):\n${report}\n\nthe shrunk sequence's run:\n${lastFailed}`
@@ -85,7 +96,17 @@ storeTestRunner({
   },
 })
 
+/** The shared store; an HTTP error becomes a plain Error (axios errors cannot cross jest's worker boundary). */
 async function buildWorld(api: World["api"], container: World["container"]): Promise<World> {
+  try {
+    return await seedWorld(api, container)
+  } catch (error) {
+    const e = error as { message: string; config?: { method?: string; url?: string }; response?: { status: number; data: unknown } }
+    throw new Error(`setting up the store: ${e.config?.method ?? ""} ${e.config?.url ?? ""} ${e.response?.status ?? ""} ${JSON.stringify(e.response?.data ?? e.message)}`)
+  }
+}
+
+async function seedWorld(api: World["api"], container: World["container"]): Promise<World> {
   watchStore(container, env.sandbox)
   await control(env.sandbox, "POST", "/reset")
   await control(env.sandbox, "PATCH", `/merchants/${env.sandbox.defaultMerchant.merchantId}`, { notifyUrl: `${api.defaults.baseURL}${HOOK_PATH}` })

@@ -136,7 +136,8 @@ async function stockedCart(world: World, headers: Headers, variantId: string, qu
     )
   )
   if (created.status !== 200) {
-    throw new Error(`creating a cart: ${brief(created)}`)
+    // Out of stock: Medusa refuses the cart itself.
+    return `cart refused: ${brief(created)}`
   }
   const cartId = (created.data.cart as { id: string }).id
   const options = await call(world.api.get(`/store/shipping-options?cart_id=${cartId}`, { headers }))
@@ -145,7 +146,7 @@ async function stockedCart(world: World, headers: Headers, variantId: string, qu
   if (shipping.status !== 200) {
     throw new Error(`adding shipping: ${brief(shipping)}`)
   }
-  return cartId
+  return { cartId }
 }
 
 /** A hosted card session for a one-time cart (a new one, or again for the same cart). */
@@ -171,8 +172,9 @@ abstract class Step implements Command {
   abstract act(m: Model, r: Real): Promise<string>
   abstract toString(): string
   async run(m: Model, r: Real) {
+    const started = Date.now()
     const what = await this.act(m, r)
-    r.trace.push(`${this.toString()} -> ${what}`)
+    r.trace.push(`${this.toString()} -> ${what} [${((Date.now() - started) / 1000).toFixed(1)} s]`)
   }
 }
 
@@ -184,7 +186,11 @@ class StartPayment extends Step {
   check = () => true
   async act(m: Model, r: Real) {
     const headers = r.world.store.headers
-    const cartId = await stockedCart(r.world, headers, r.world.oolong.variantId, this.quantity, false)
+    const made = await stockedCart(r.world, headers, r.world.oolong.variantId, this.quantity, false)
+    if (typeof made === "string") {
+      return made
+    }
+    const { cartId } = made
     const cart: CartRef = { n: m.carts.length, kind: "one-time", cartId, headers, sessions: [], abandoned: false }
     m.carts.push(cart)
     const session = await hostedSession(r.world, cart)
@@ -220,7 +226,11 @@ class Subscribe extends Step {
   check = () => true
   async act(m: Model, r: Real) {
     const headers = r.world.customer
-    const cartId = await stockedCart(r.world, headers, r.world.box.variantId, 1, true)
+    const made = await stockedCart(r.world, headers, r.world.box.variantId, 1, true)
+    if (typeof made === "string") {
+      return made
+    }
+    const { cartId } = made
     const cart: CartRef = { n: m.carts.length, kind: "subscription", cartId, headers, sessions: [], abandoned: false }
     m.carts.push(cart)
     const started = await call(r.world.api.post(`/store/carts/${cartId}/tw-subscription`, { plan_id: r.world.box.planId }, { headers }))
@@ -241,7 +251,7 @@ class PayPage extends Step {
     super()
   }
   check = (m: Readonly<Model>) => !!pick(m, this.index, shopperCanAct)
-  async act(m: Model, r: Real) {
+  async act(m: Model) {
     const cart = pick(m, this.index, shopperCanAct)!
     const session = cart.sessions[cart.sessions.length - 1]
     try {
@@ -576,11 +586,13 @@ export async function reconcileAndCheck(model: Model, real: Real): Promise<strin
     }
   }
 
+  const reconciling = Date.now()
   for (let round = 0; round < 2; round++) {
     await reconcileTwPayments(world.container, { force: true })
     await reconcileTwSubscriptions(world.container, { force: true })
     await settle()
   }
+  real.trace.push(`reconciliation, twice [${((Date.now() - reconciling) / 1000).toFixed(1)} s]`)
 
   if (world.sabotage) {
     real.trace.push(`sabotage ${world.sabotage}: ${await sabotage(world, model, await serviceTxs(), await capturedPaymentsByTx(world, real.started))}`)
@@ -748,13 +760,19 @@ async function capturedPaymentsByTx(world: World, since: number) {
 
 /**
  * After the checks: ends what the sequence left at the service that would keep charging in later
- * sequences, and retires its still-open sessions (status `canceled`, straight in the database), so that
- * later sequences' reconciliation walks only their own sessions instead of up to 50 stale pages at 5 reads/s.
+ * sequences, and retires its still-open sessions and subscriptions (`canceled`/`cancelled`, straight in the
+ * database), so that later sequences' reconciliation walks only their own instead of up to 50 stale ones at
+ * 5 reads/s (and, for subscriptions, within a budget taken oldest first, which would miss the new ones).
  */
 export async function cleanUp(model: Model, real: Real) {
   const sessions = model.carts.flatMap((c) => c.sessions.map((s) => s.id))
   if (sessions.length) {
     await sql(real.world)("payment_session").whereIn("id", sessions).whereIn("status", ["pending", "requires_more", "pending_authorization"]).update({ status: "canceled" })
+  }
+  // The same for its subscriptions, which reconcile-tw-subscriptions walks oldest first within a budget.
+  const subscriptionIds = model.carts.map((c) => c.subscriptionId).filter((id): id is string => !!id)
+  if (subscriptionIds.length) {
+    await sql(real.world)("tw_subscription").whereIn("id", subscriptionIds).update({ status: "cancelled", next_charge_at: null })
   }
   await control(real.world.sandbox, "DELETE", "/faults")
   const sessionIds = new Set(model.carts.flatMap((c) => c.sessions.map((s) => s.id)))

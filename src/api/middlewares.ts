@@ -1,8 +1,19 @@
-import { authenticate, defineMiddlewares } from "@medusajs/framework/http"
+import { authenticate, defineMiddlewares, validateAndTransformBody, validateAndTransformQuery } from "@medusajs/framework/http"
+import { AdminTwPaymentRemittance } from "./admin/tw-payments/validators"
+import { AdminCreateTwSubscriptionPlan, AdminUpdateTwSubscriptionPlan } from "./admin/tw-subscription-plans/validators"
+import { AdminCancelTwSubscription, AdminListTwSubscriptions } from "./admin/tw-subscriptions/validators"
 import { cartInvoiceFactsMiddleware } from "./cart-invoice-facts"
 import { paymentDeliveryIntake } from "./payment-delivery-intake"
 import { savedCardCompletionMiddleware } from "./saved-card-completion"
 import { savedCardSessionMiddleware } from "./saved-card-session"
+import { StoreStartTwSubscriptionCheckout } from "./store/carts/[id]/tw-subscription/validators"
+import { StoreBindTwSavedCard } from "./store/customers/me/tw-saved-cards/validators"
+import { StoreCancelTwSubscription, StoreListTwSubscriptions } from "./store/customers/me/tw-subscriptions/validators"
+import { StoreListTwSubscriptionPlans } from "./store/tw-subscription-plans/validators"
+import { subscriptionListConfig } from "./tw-subscriptions-shared/validators"
+
+/** A logged-in customer only: anyone else is answered 401 before validation or the handler. */
+const customerOnly = authenticate("customer", ["session", "bearer"])
 
 export default defineMiddlewares({
   routes: [
@@ -28,17 +39,62 @@ export default defineMiddlewares({
     {
       // Subscriptions belong to a customer account: only a logged-in customer, and only their own.
       matcher: "/store/customers/me/tw-subscriptions*",
-      middlewares: [authenticate("customer", ["session", "bearer"])],
+      middlewares: [customerOnly],
     },
     {
       // Saved cards, likewise: the logged-in customer's own only.
       matcher: "/store/customers/me/tw-saved-cards*",
-      middlewares: [authenticate("customer", ["session", "bearer"])],
+      middlewares: [customerOnly],
+    },
+    {
+      matcher: "/store/customers/me/tw-subscriptions",
+      method: ["GET"],
+      middlewares: [validateAndTransformQuery(StoreListTwSubscriptions, subscriptionListConfig)],
+    },
+    {
+      matcher: "/store/customers/me/tw-subscriptions/:id/cancel",
+      method: ["POST"],
+      middlewares: [validateAndTransformBody(StoreCancelTwSubscription)],
+    },
+    {
+      matcher: "/store/customers/me/tw-saved-cards",
+      method: ["POST"],
+      middlewares: [validateAndTransformBody(StoreBindTwSavedCard)],
     },
     {
       matcher: "/store/carts/:id/tw-subscription",
       method: ["POST"],
-      middlewares: [authenticate("customer", ["session", "bearer"])],
+      middlewares: [customerOnly, validateAndTransformBody(StoreStartTwSubscriptionCheckout)],
+    },
+    {
+      matcher: "/store/tw-subscription-plans",
+      method: ["GET"],
+      middlewares: [validateAndTransformQuery(StoreListTwSubscriptionPlans, {})],
+    },
+    {
+      matcher: "/admin/tw-subscriptions",
+      method: ["GET"],
+      middlewares: [validateAndTransformQuery(AdminListTwSubscriptions, subscriptionListConfig)],
+    },
+    {
+      matcher: "/admin/tw-subscriptions/:id/cancel",
+      method: ["POST"],
+      middlewares: [validateAndTransformBody(AdminCancelTwSubscription)],
+    },
+    {
+      matcher: "/admin/product-variants/:id/tw-subscription-plans",
+      method: ["POST"],
+      middlewares: [validateAndTransformBody(AdminCreateTwSubscriptionPlan)],
+    },
+    {
+      matcher: "/admin/tw-subscription-plans/:id",
+      method: ["POST"],
+      middlewares: [validateAndTransformBody(AdminUpdateTwSubscriptionPlan)],
+    },
+    {
+      matcher: "/admin/tw-payments/:payment_id/remittance",
+      method: ["POST"],
+      middlewares: [validateAndTransformBody(AdminTwPaymentRemittance)],
     },
   ],
 })

@@ -2,25 +2,28 @@ import type { SubscriberArgs, SubscriberConfig } from "@medusajs/framework"
 import type { ProviderWebhookPayload } from "@medusajs/framework/types"
 import { PaymentWebhookEvents } from "@medusajs/framework/utils"
 import { handlePaymentDelivery } from "../workflows/handle-payment-delivery"
+import { handleSubscriptionDelivery } from "../workflows/handle-subscription-delivery"
 import { pluginProvider } from "../workflows/plugin-providers"
+import { revivedPayload } from "../workflows/revive-webhook-payload"
 
 /**
- * Every notification and webhook of this plugin's providers that the intake
- * queued. A failure is rethrown, so the event bus retries it (Redis) and the
- * reconciliation job catches what is left.
+ * The one subscriber of this plugin's deliveries (every notification and
+ * webhook the intake queued): the payment it names goes through the payment
+ * pipeline, then a hosted notification about a subscription through the
+ * subscription's. A failure is rethrown, so the event bus retries it (Redis)
+ * and the reconciliation jobs catch what is left; what was done is not done
+ * twice (`handleDeliveryOnce`).
  */
 export default async function twPaymentWebhookHandler({ event, container }: SubscriberArgs<ProviderWebhookPayload>) {
   const provider = pluginProvider(container, event.data.provider)
   if (!provider) {
     return
   }
-  const payload = event.data.payload
-  // The Redis event bus serialises the raw body as `{ type: "Buffer", data }`.
-  const raw = payload.rawData as unknown as { type?: string; data?: number[] } | undefined
-  if (raw?.type === "Buffer" && Array.isArray(raw.data)) {
-    payload.rawData = Buffer.from(raw.data)
-  }
+  const payload = revivedPayload(event.data.payload)
   await handlePaymentDelivery(container, provider, payload)
+  if (provider.identifier === "hosted-checkout") {
+    await handleSubscriptionDelivery(container, provider, payload)
+  }
 }
 
 export const config: SubscriberConfig = {

@@ -10,7 +10,7 @@ import { processTwPaymentWorkflow } from "./process-tw-payment"
 /**
  * One notification or webhook of a plugin provider, handled once: verified
  * and parsed by the provider's API, a subscription's later period left to
- * `tw-subscription-webhook` unread, then run through the `process-tw-payment`
+ * `handleSubscriptionDelivery` unread, then run through the `process-tw-payment`
  * workflow unless the same delivery is already done (`handleDeliveryOnce`).
  * Copies about one payment (the event bus's, repeats, forgeries) take turns;
  * the server's own copy (`server-deliveries.ts`, `queuedElsewhere`) does not

@@ -53,7 +53,8 @@ export function periodView(row: PeriodRow): PeriodView<Date> {
     transaction_id: row.transaction_id,
     transaction_hid: row.transaction_hid,
     amount: row.amount,
-    order_id: row.order_id,
+    // Named once its payment is recorded: a renewal order half-way is not shown as the period's order.
+    order_id: row.order_paid ? row.order_id : null,
     paid_at: row.paid_at,
     attempts: row.attempts,
   }

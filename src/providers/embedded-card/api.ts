@@ -5,7 +5,7 @@ import { untrusted } from "../../lib/log"
 import { Attestor } from "../core/attestation"
 import type { Delivery, ListedPage, PaymentApi, PaymentObservation, UnsettledSession } from "../core/payment-api"
 import type { ResolvedEmbeddedCardOptions } from "./options"
-import type { EmbeddedSessionData } from "./session-data"
+import { type EmbeddedSessionData, readSessionData } from "./session-data"
 import { WEBHOOK_ACTION } from "./status-map"
 
 /** How long an intent nobody reported on is worth reading again. */
@@ -152,7 +152,7 @@ export class EmbeddedCardApi implements PaymentApi {
   /** Refunds settle asynchronously: the payment keeps each refund's current status. */
   async refundUpdate(refundId: string, paymentData: Record<string, unknown>): Promise<Record<string, unknown>> {
     const current = await this.client.refunds.retrieve(refundId)
-    const data = paymentData as unknown as EmbeddedSessionData
+    const data = readSessionData(paymentData)
     const known = data.refunds?.find((r) => r.id === current.id)
     const refunds = [...(data.refunds ?? []).filter((r) => r.id !== current.id), { ...known, id: current.id, amount: current.amount, status: current.status }]
     if (current.status === "failed") {

@@ -49,12 +49,14 @@ export interface EmbeddedSessionData {
   attestation?: unknown
 }
 
-const storedSchema = z.looseObject({
+/** The fields every stored session has; the rest the provider wrote itself, as its type says. */
+const storedFields = z.looseObject({
   session_id: z.string().min(1),
   paymentIntentId: z.string().min(1),
   amount: z.number().int().positive(),
 })
 
 export function readSessionData(data: unknown): EmbeddedSessionData {
-  return parseSessionData(storedSchema, data, "This payment has no payment intent") as unknown as EmbeddedSessionData
+  parseSessionData(storedFields, data, "This payment has no payment intent")
+  return data as EmbeddedSessionData
 }

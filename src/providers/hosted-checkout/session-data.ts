@@ -116,7 +116,8 @@ export type RemitInfo = z.output<typeof remitInfoSchema>
 /** A bank account as it may be shown back: only the last four characters. */
 export const maskAccount = (account: string) => `${"*".repeat(Math.max(0, account.length - 4))}${account.slice(-4)}`
 
-const storedSchema = z.looseObject({
+/** The fields every stored session has; the rest the provider wrote itself, as its type says. */
+const storedFields = z.looseObject({
   session_id: z.string().min(1),
   transactionId: z.string().min(1),
   transactionHid: z.string().min(1),
@@ -125,7 +126,8 @@ const storedSchema = z.looseObject({
 
 /** Reads the provider's own fields back from session or payment data. */
 export function readSessionData(data: unknown): HostedSessionData {
-  return parseSessionData(storedSchema, data, "This payment has no hosted-checkout transaction") as unknown as HostedSessionData
+  parseSessionData(storedFields, data, "This payment has no hosted-checkout transaction")
+  return data as HostedSessionData
 }
 
 /** The facts of a transaction worth keeping on the session and payment. */

@@ -1,10 +1,10 @@
-import type { BigNumberInput, MedusaContainer, PaymentCustomerDTO } from "@medusajs/framework/types"
+import type { InferTypeOf, MedusaContainer, PaymentCustomerDTO, PaymentSessionDTO } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import { invoiceLines, type Transaction } from "../../lib/hosted"
 import { DeclinedError, PaymentServiceError, UnexpectedResponseError, UnknownOutcomeError } from "../../lib/http"
 import { untrusted } from "../../lib/log"
 import { TW_SAVED_CARD_MODULE, type TwSavedCardModuleService } from "../../modules/tw-saved-card"
-import type { SavedCardChargeStatus } from "../../modules/tw-saved-card/models/saved-card-charge"
+import TwSavedCardCharge, { type SavedCardChargeStatus } from "../../modules/tw-saved-card/models/saved-card-charge"
 import { TW_SUBSCRIPTION_MODULE, type TwSubscriptionModuleService } from "../../modules/tw-subscription"
 import { toTwd } from "../../providers/core/money"
 import type { HostedCheckoutApi } from "../../providers/hosted-checkout/api"
@@ -69,29 +69,11 @@ export type ChargeOutcome =
   /** Not known yet: the order is not placed; the reconciliation settles it. */
   | { status: "unknown"; message: string }
 
-export interface SessionRow {
-  id: string
-  provider_id: string
-  amount: BigNumberInput
-  currency_code: string
-  status: string
-  data: Record<string, unknown>
-  context?: Record<string, unknown> | null
-}
+/** A payment session as the charge needs it (the payment module's own DTO). */
+export type SessionRow = PaymentSessionDTO
 
-export interface ChargeRow {
-  id: string
-  payment_session_id: string
-  saved_card_id: string
-  service_order_id: string
-  status: SavedCardChargeStatus
-  amount: number
-  transaction_id: string | null
-  code: string | null
-  message: string | null
-  created_at: Date | string
-  updated_at: Date | string
-}
+/** A charge record, as the saved-cards module stores it. */
+export type ChargeRow = InferTypeOf<typeof TwSavedCardCharge>
 
 /** A charge the service has given back (or is giving back) in full. */
 const REFUNDED: ReadonlySet<TransactionStatus> = new Set(["refunding", "refunded", "refundedPostPayout"])
@@ -105,7 +87,7 @@ export async function loadSession(container: MedusaContainer, sessionId: string)
   const session = await payments
     .retrievePaymentSession(sessionId, { select: ["id", "provider_id", "amount", "currency_code", "status", "data", "context"] })
     .catch(() => undefined)
-  return session as unknown as SessionRow | undefined
+  return session
 }
 
 function customerOf(session: SessionRow): PaymentCustomerDTO | undefined {
@@ -155,15 +137,15 @@ export async function chargeSavedCardSession(container: MedusaContainer, { sessi
   const module = savedCards(container)
   let row: ChargeRow
   try {
-    row = (await module.createTwSavedCardCharges({
+    row = await module.createTwSavedCardCharges({
       payment_session_id: sessionId,
       saved_card_id: card.id,
       service_order_id: sessionId,
       amount,
       status: "charging",
-    })) as unknown as ChargeRow
+    })
   } catch (error) {
-    const [existing] = (await module.listTwSavedCardCharges({ payment_session_id: sessionId }, { take: 1 })) as unknown as ChargeRow[]
+    const [existing] = await module.listTwSavedCardCharges({ payment_session_id: sessionId }, { take: 1 })
     if (!existing) {
       throw error
     }

@@ -6,7 +6,7 @@ import { TW_SAVED_CARD_MODULE, type TwSavedCardModuleService } from "../../modul
 import { processTwPaymentWorkflow } from "../process-tw-payment"
 import { pluginProvider } from "../plugin-providers"
 import { hostedApi } from "../subscriptions/hosted-api"
-import { CHARGE_CODES, CHARGE_STALE_MS, type ChargeRow, loadSession, settleByReading } from "./saved-card-charge"
+import { CHARGE_CODES, CHARGE_STALE_MS, loadSession, settleByReading } from "./saved-card-charge"
 
 /** Charges older than this are not read again: the sweep's window, longer than a charge's outcome takes to show. */
 const SETTLE_WINDOW_MS = 48 * 3_600_000
@@ -37,13 +37,13 @@ export async function settleSavedCardCharges(container: MedusaContainer, { force
   }
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
   const module = container.resolve<TwSavedCardModuleService>(TW_SAVED_CARD_MODULE)
-  const rows = (await module.listTwSavedCardCharges(
+  const rows = await module.listTwSavedCardCharges(
     {
       $or: [{ status: ["unknown", "charging"] }, { status: "declined", code: CHARGE_CODES.legacyNotCharged }],
       created_at: { $gte: new Date(now - SETTLE_WINDOW_MS) },
     },
     { take: MAX_PER_RUN, order: { created_at: "ASC" } }
-  )) as unknown as ChargeRow[]
+  )
   let settled = 0
   for (const row of rows) {
     // A charge under way right now belongs to its completion.

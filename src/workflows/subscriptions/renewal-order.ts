@@ -81,7 +81,7 @@ export async function loadFirstOrder(container: MedusaContainer, orderId: string
   if (!data[0]) {
     throw new MedusaError(MedusaError.Types.NOT_FOUND, `The first order ${orderId} of the subscription no longer exists.`)
   }
-  return data[0] as unknown as FirstOrder
+  return data[0] as FirstOrder
 }
 
 /**

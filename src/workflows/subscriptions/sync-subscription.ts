@@ -3,7 +3,8 @@ import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/frame
 import { authorizePaymentSessionForOrderWorkflow, cancelOrderWorkflow, completeCartWorkflow } from "@medusajs/medusa/core-flows"
 import type { Transaction } from "../../lib/hosted"
 import { untrusted } from "../../lib/log"
-import type { PeriodStatus } from "../../modules/tw-subscription/models/period"
+import type { PeriodState } from "../../modules/tw-subscription/service"
+import type TwSubscriptionModuleService from "../../modules/tw-subscription/service"
 import type { SubscriptionStatus } from "../../modules/tw-subscription/models/subscription"
 import { awaitsFirstCharge, sessionSubscription } from "../../providers/hosted-checkout/subscription-session"
 import { processTwPaymentWorkflow } from "../process-tw-payment"
@@ -28,23 +29,7 @@ export interface SyncResult {
   failed: number[]
 }
 
-interface Row {
-  id: string
-  status: SubscriptionStatus
-  kind: "monthly" | "scheduled"
-  customer_id: string
-  provider_key: string
-  cart_id: string
-  payment_session_id: string | null
-  service_subscription_id: string | null
-  interval_months: number
-  amount: number
-  periods_total: number | null
-  first_order_id: string | null
-  cancel_reason: string | null
-  cancelled_at: Date | null
-  periods?: Array<{ id: string; period: number; status: PeriodStatus; transaction_id: string | null; order_id: string | null; order_paid: boolean }>
-}
+type Row = Awaited<ReturnType<TwSubscriptionModuleService["retrieveTwSubscription"]>>
 
 /** A lock per subscription, across processes (Redis locking in production): runs never overlap. */
 export const subscriptionLockKey = (id: string) => `medusa-payment-tw:subscription:${id}`
@@ -65,7 +50,7 @@ export async function syncSubscription(container: MedusaContainer, input: SyncIn
 async function syncLocked(container: MedusaContainer, input: SyncInput): Promise<SyncResult> {
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
   const module = subscriptionModule(container)
-  const row = (await module.retrieveTwSubscription(input.subscriptionId, { relations: ["periods"] })) as unknown as Row
+  const row = await module.retrieveTwSubscription(input.subscriptionId, { relations: ["periods"] })
   const result: SyncResult = { status: row.status, placed: [], failed: [] }
   if (!row.payment_session_id) {
     return result
@@ -99,21 +84,24 @@ async function syncLocked(container: MedusaContainer, input: SyncInput): Promise
   // Local cancellation is final: a stale read does not undo it, and the service is brought in line below.
   const ended = current.status === "cancelled"
   const status = ended ? "cancelled" : observed.status
-  await module.updateTwSubscriptions({
-    id: row.id,
-    status,
-    service_subscription_id: read.hid ?? row.service_subscription_id,
-    periods_charged: observed.periodsCharged,
-    next_charge_at: observed.nextChargeAt,
-    card_last4: observed.cardLast4,
-    first_order_id: firstOrder?.id ?? row.first_order_id,
-    ...(status === "cancelled" && !current.cancelled_at ? { cancelled_at: observed.cancelledAt ?? new Date(), cancel_reason: current.cancel_reason ?? observed.cancelReason } : {}),
-    synced_at: new Date(),
-  })
+  await module.recordServiceState(
+    {
+      id: row.id,
+      status,
+      service_subscription_id: read.hid ?? row.service_subscription_id,
+      periods_charged: observed.periodsCharged,
+      next_charge_at: observed.nextChargeAt,
+      card_last4: observed.cardLast4,
+      first_order_id: firstOrder?.id ?? row.first_order_id,
+      ...(status === "cancelled" && !current.cancelled_at ? { cancelled_at: observed.cancelledAt ?? new Date(), cancel_reason: current.cancel_reason ?? observed.cancelReason } : {}),
+      synced_at: new Date(),
+    },
+    observed.periods.map((period) => periodState(period, firstOrder))
+  )
   if (firstOrder && !row.first_order_id) {
     await linkOrder(container, row.id, firstOrder.id)
   }
-  const stored = await recordPeriods(container, row, observed.periods, firstOrder)
+  const stored = await module.listTwSubscriptionPeriods({ subscription_id: row.id }, { take: null })
 
   const actions = subscriptionActions(observed, {
     kind: row.kind,
@@ -164,33 +152,18 @@ async function refundPeriod(api: HostedCheckoutApi, period: ObservedPeriod, why:
 
 const periodId = (stored: Array<{ id: string; period: number }>, period: number) => stored.find((p) => p.period === period)!.id
 
-/** One row per observed period, created once (unique per subscription and period) and kept current. */
-async function recordPeriods(container: MedusaContainer, row: Row, periods: ObservedPeriod[], firstOrder: FirstOrderState | undefined) {
-  const module = subscriptionModule(container)
-  const existing = new Map((row.periods ?? []).map((p) => [p.period, p]))
-  for (const period of periods) {
-    const fields = {
-      status: period.status,
-      transaction_id: period.transactionId,
-      transaction_hid: period.transactionHid,
-      amount: period.amount,
-      attempts: period.attempts,
-      paid_at: period.paidAt ? new Date(period.paidAt) : null,
-      ...(period.period === 1 && firstOrder ? { order_id: firstOrder.id, order_paid: firstOrder.paid } : {}),
-    }
-    const current = existing.get(period.period)
-    if (current) {
-      await module.updateTwSubscriptionPeriods({ id: current.id, ...fields })
-    } else {
-      await module.createTwSubscriptionPeriods({ subscription_id: row.id, period: period.period, ...fields })
-    }
+/** A period row as the read shows it; period 1 names the first order once it exists. */
+function periodState(period: ObservedPeriod, firstOrder: FirstOrderState | undefined): PeriodState {
+  return {
+    period: period.period,
+    status: period.status,
+    transaction_id: period.transactionId,
+    transaction_hid: period.transactionHid,
+    amount: period.amount,
+    attempts: period.attempts,
+    paid_at: period.paidAt ? new Date(period.paidAt) : null,
+    ...(period.period === 1 && firstOrder ? { order_id: firstOrder.id, order_paid: firstOrder.paid } : {}),
   }
-  return (await module.listTwSubscriptionPeriods({ subscription_id: row.id }, { take: null })) as unknown as Array<{
-    id: string
-    period: number
-    order_id: string | null
-    order_paid: boolean
-  }>
 }
 
 /** Places (or resumes) the renewal order of one paid period; returns its id when this run placed or paid it. */

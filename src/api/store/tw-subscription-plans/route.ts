@@ -1,11 +1,11 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { parseInput, plansQuerySchema } from "../../tw-subscriptions-shared/input"
 import { planView, subscriptions } from "../../tw-subscriptions-shared/views"
+import type { StoreListTwSubscriptionPlansType } from "./validators"
 
 /** GET /store/tw-subscription-plans?product_id= | variant_id=: the active plans offered. */
-export async function GET(req: MedusaRequest, res: MedusaResponse) {
-  const q = parseInput(plansQuerySchema, req.query, "query")
+export async function GET(req: MedusaRequest<unknown, StoreListTwSubscriptionPlansType>, res: MedusaResponse) {
+  const q = req.validatedQuery
   let variantIds = q.variant_id ? [q.variant_id] : []
   if (q.product_id) {
     const query = req.scope.resolve(ContainerRegistrationKeys.QUERY)

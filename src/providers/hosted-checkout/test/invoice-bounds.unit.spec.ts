@@ -1,4 +1,5 @@
-import { checkoutBodySchema, parseInput } from "../../../api/tw-subscriptions-shared/input"
+import { validateAndTransformBody, type MedusaRequest, type MedusaResponse } from "@medusajs/framework/http"
+import { StoreStartTwSubscriptionCheckout } from "../../../api/store/carts/[id]/tw-subscription/validators"
 import { parseStorefrontData } from "../session-data"
 
 /** Where the invoice choice enters the store: refused with a message naming the field, never echoing the value. */
@@ -19,8 +20,12 @@ describe("invoice choice bounds at the store's doors", () => {
     expect(message.length).toBeLessThan(300)
   })
 
-  it("the subscription checkout's body: the same refusal for invoice.carrierId", () => {
-    const body = { plan_id: "twplan_1", invoice: { invoiceType: "cloud", carrierType: "", carrierId: huge } }
-    expect(() => parseInput(checkoutBodySchema, body, "subscription checkout")).toThrow(/^Invalid subscription checkout: invoice\.carrierId: must be at most 16 characters$/)
+  it("the subscription checkout's body, through the route's middleware: the same refusal for invoice.carrierId", async () => {
+    const req = { body: { plan_id: "twplan_1", invoice: { invoiceType: "cloud", carrierType: "", carrierId: huge } } }
+    const next = jest.fn()
+    await validateAndTransformBody(StoreStartTwSubscriptionCheckout)(req as MedusaRequest, {} as MedusaResponse, next)
+    const error = next.mock.calls[0][0] as Error & { type?: string }
+    expect(error.type).toBe("invalid_data")
+    expect(error.message).toMatch(/^Invalid request: invoice\.carrierId: must be at most 16 characters$/)
   })
 })

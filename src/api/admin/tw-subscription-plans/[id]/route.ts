@@ -1,7 +1,8 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
-import { parseInput, updatePlanSchema } from "../../../tw-subscriptions-shared/input"
+import { deleteTwSubscriptionPlanWorkflow } from "../../../../workflows/subscriptions/delete-subscription-plan"
 import { planView, subscriptions } from "../../../tw-subscriptions-shared/views"
+import type { AdminUpdateTwSubscriptionPlanType } from "../validators"
 
 async function existing(req: AuthenticatedMedusaRequest) {
   const [plan] = await subscriptions(req.scope).listTwSubscriptionPlans({ id: req.params.id }, { take: 1 })
@@ -12,8 +13,8 @@ async function existing(req: AuthenticatedMedusaRequest) {
 }
 
 /** POST /admin/tw-subscription-plans/:id: changes a plan; running subscriptions keep the terms they started with. */
-export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
-  const body = parseInput(updatePlanSchema, req.body, "plan")
+export async function POST(req: AuthenticatedMedusaRequest<AdminUpdateTwSubscriptionPlanType>, res: MedusaResponse) {
+  const body = req.validatedBody
   const plan = await existing(req)
   const kind = body.kind ?? plan.kind
   const merged = { interval_months: body.interval_months ?? plan.interval_months, first_charge_delay_days: body.first_charge_delay_days ?? plan.first_charge_delay_days }
@@ -27,6 +28,6 @@ export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse)
 /** DELETE /admin/tw-subscription-plans/:id: no longer offered; running subscriptions are not affected. */
 export async function DELETE(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
   const plan = await existing(req)
-  await subscriptions(req.scope).softDeleteTwSubscriptionPlans(plan.id)
+  await deleteTwSubscriptionPlanWorkflow(req.scope).run({ input: { id: plan.id } })
   res.json({ id: plan.id, object: "tw_subscription_plan", deleted: true })
 }

@@ -1,10 +1,10 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import type { UpdatePaymentDTO } from "@medusajs/framework/types"
 import { MedusaError, Modules } from "@medusajs/framework/utils"
-import { describeIssues } from "../../../../../lib/http/validate"
 import { isProviderOf } from "../../../../../providers/core/provider-keys"
-import { maskAccount, remitInfoSchema } from "../../../../../providers/hosted-checkout/session-data"
+import { maskAccount } from "../../../../../providers/hosted-checkout/session-data"
 import type { RemittanceFields } from "../../../../../shared/payment-views"
+import type { AdminTwPaymentRemittanceType } from "../../validators"
 
 /**
  * POST /admin/tw-payments/:payment_id/remittance
@@ -14,11 +14,8 @@ import type { RemittanceFields } from "../../../../../shared/payment-views"
  * the service refunds those payments by remittance (spec 4.10). The account
  * is dropped from the payment once the refund is made.
  */
-export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse<{ payment_id: string; remittance: RemittanceFields }>) {
-  const parsed = remitInfoSchema.safeParse(req.body)
-  if (!parsed.success) {
-    throw new MedusaError(MedusaError.Types.INVALID_DATA, `Invalid remittance details: ${describeIssues(parsed.error.issues)}`)
-  }
+export async function POST(req: AuthenticatedMedusaRequest<AdminTwPaymentRemittanceType>, res: MedusaResponse<{ payment_id: string; remittance: RemittanceFields }>) {
+  const remitInfo = req.validatedBody
   const paymentModule = req.scope.resolve(Modules.PAYMENT)
   const payment = await paymentModule.retrievePayment(req.params.payment_id, { select: ["id", "provider_id", "data"] })
   const data = (payment.data ?? {}) as Record<string, unknown>
@@ -29,6 +26,6 @@ export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse<
     throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "Only convenience-store and ATM payments are refunded by remittance; refund this payment directly.")
   }
   // The payment module's update passes `data` through; its DTO type does not list it.
-  await paymentModule.updatePayment({ id: payment.id, data: { ...data, remitInfo: parsed.data } } as UpdatePaymentDTO)
-  res.json({ payment_id: payment.id, remittance: { ...parsed.data, account: maskAccount(parsed.data.account) } })
+  await paymentModule.updatePayment({ id: payment.id, data: { ...data, remitInfo } } as UpdatePaymentDTO)
+  res.json({ payment_id: payment.id, remittance: { ...remitInfo, account: maskAccount(remitInfo.account) } })
 }

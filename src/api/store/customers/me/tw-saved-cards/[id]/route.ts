@@ -1,5 +1,5 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { loggedInCustomer } from "../../../../../tw-saved-cards-shared/customer"
+import { loggedInCustomer } from "../../../../../logged-in-customer"
 import { deleteSavedCard } from "../../../../../tw-saved-cards-shared/delete"
 
 /** DELETE /store/customers/me/tw-saved-cards/:id: one of the customer's own cards; anyone else's is 404. */

@@ -1,6 +1,6 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { subscriptionDetail } from "../../../../../tw-subscriptions-shared/views"
-import { loggedInCustomer } from "../customer"
+import { loggedInCustomer } from "../../../../../logged-in-customer"
 
 /** GET /store/customers/me/tw-subscriptions/:id: one of the customer's own, with its periods; anyone else's is 404. */
 export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) {

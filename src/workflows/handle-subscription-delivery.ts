@@ -1,12 +1,12 @@
-import type { SubscriberArgs, SubscriberConfig } from "@medusajs/framework"
-import type { ProviderWebhookPayload } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, PaymentWebhookEvents } from "@medusajs/framework/utils"
+import type { MedusaContainer, ProviderWebhookPayload } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { type HostedNotification, parseNotification } from "../lib/hosted"
 import { untrusted } from "../lib/log"
 import { TW_SUBSCRIPTION_MODULE, type TwSubscriptionModuleService } from "../modules/tw-subscription"
-import { handleDeliveryOnce } from "../workflows/delivery-claims"
-import { pluginProvider } from "../workflows/plugin-providers"
-import { processTwSubscriptionWorkflow } from "../workflows/subscriptions/process-tw-subscription"
+import { handleDeliveryOnce } from "./delivery-claims"
+import type { PluginProvider } from "./plugin-providers"
+import { hostedApi } from "./subscriptions/hosted-api"
+import { processTwSubscriptionWorkflow } from "./subscriptions/process-tw-subscription"
 
 /** Which subscription a notification is about, and what makes it one delivery (a repeat of a verified one is skipped). */
 function subscriptionOf(notification: HostedNotification): { hid?: string; sessionId?: string; key: string } | undefined {
@@ -35,26 +35,18 @@ function subscriptionOf(notification: HostedNotification): { hid?: string; sessi
  * `customId` names); `process-tw-subscription` then acts on its own read.
  * Notifications about one subscription take turns, and one counts as done
  * only when that read bore it out (`verifiedBySync`), so a forged one never
- * stands in for the real one. One-time payments stay with `tw-payment-webhook`.
+ * stands in for the real one. One-time payments are `handlePaymentDelivery`'s.
  */
-export default async function twSubscriptionWebhookHandler({ event, container }: SubscriberArgs<ProviderWebhookPayload>) {
-  const provider = pluginProvider(container, event.data.provider)
-  if (provider?.identifier !== "hosted-checkout") {
-    return
-  }
+export async function handleSubscriptionDelivery(container: MedusaContainer, provider: PluginProvider, payload: ProviderWebhookPayload["payload"]): Promise<void> {
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
-  const payload = event.data.payload
-  // The Redis event bus serialises the raw body as `{ type: "Buffer", data }`.
-  const raw = payload.rawData as unknown as { type?: string; data?: number[] } | Buffer | undefined
-  const rawBody = Buffer.isBuffer(raw) ? raw : raw?.type === "Buffer" && Array.isArray(raw.data) ? Buffer.from(raw.data) : undefined
-  const body = rawBody?.length ? rawBody : payload.data
+  const body = payload.rawData?.length ? payload.rawData : payload.data
   let notification: HostedNotification
   try {
     notification = parseNotification(body)
   } catch {
-    return // tw-payment-webhook logs malformed bodies
+    return // the payment delivery logged the malformed body
   }
-  if ("merchantId" in notification && notification.merchantId !== undefined && notification.merchantId !== (provider.api as { options?: { merchantId?: string } }).options?.merchantId) {
+  if ("merchantId" in notification && notification.merchantId !== undefined && notification.merchantId !== hostedApi(container, provider.key).options.merchantId) {
     return
   }
   const about = subscriptionOf(notification)
@@ -103,9 +95,4 @@ async function verifiedBySync(module: TwSubscriptionModuleService, id: string, s
     return false
   }
   return period.status === "paid" ? notification.status === "charged" || notification.status === "claimed" : notification.status === "failed"
-}
-
-export const config: SubscriberConfig = {
-  event: PaymentWebhookEvents.WebhookReceived,
-  context: { subscriberId: "medusa-payment-tw-subscription-webhook" },
 }
