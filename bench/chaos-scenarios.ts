@@ -2,13 +2,30 @@
  * The shoppers of `npm run chaos`: each buys one cart and pays it one way.
  * What happens at the service right away (the page, the card frame) is done
  * in `shop`; what happens later (a cvs code paid or expiring at the counter, a
- * processing card settling, the merchant refunding) is returned as a deferred
- * step, so slow outcomes overlap instead of holding a shopper slot.
+ * processing card settling, the merchant refunding or cancelling) is returned
+ * as a deferred step, so slow outcomes overlap instead of holding a shopper
+ * slot. Shoppers with an account (subscriptions, saved cards) and the
+ * attackers are in chaos-account-scenarios.ts.
  */
 import { setTimeout as sleep } from "node:timers/promises"
+import {
+  cancelSubscription,
+  cancelThenPay,
+  forgeCharged,
+  payPage,
+  payWithSavedCard,
+  savedCardOnAnothersCart,
+  subscribe,
+  type Subscribed,
+} from "./chaos-account-scenarios"
+import { setStock, stockedProduct } from "./chaos-catalog"
+import { between, type Shopper, type ShopperContext, whileDown } from "./chaos-context"
+import { cancelOrder, cancelWhenCaptured, placedOrder, refundWhenCaptured } from "./chaos-merchant"
 import { pick } from "./seeded-random"
-import { cardFields, completeCart, confirmCard, createCart, cvsFields, openPage, type PaymentSession, startSession, submitPage } from "./shopper"
-import { type BenchStore, EMBEDDED_PROVIDER, HarnessError, HOSTED_PROVIDER } from "./store"
+import { cardFields, completeCart, confirmCard, createCart, cvsFields, type PaymentSession, startSession } from "./shopper"
+import { EMBEDDED_PROVIDER, HarnessError, HOSTED_PROVIDER } from "./store"
+
+export type { Shopper, ShopperContext } from "./chaos-context"
 
 export const SCENARIO_WEIGHTS = {
   "hosted card paid": 18,
@@ -22,6 +39,17 @@ export const SCENARIO_WEIGHTS = {
   "embedded processing, succeeded": 8,
   "embedded processing, failed": 6,
   "embedded card refunded": 8,
+  "hosted card paid, order cancelled by the merchant": 4,
+  "hosted cvs, order cancelled, then paid": 2,
+  "stock-out before the payment lands": 4,
+  "subscription, renewed": 6,
+  "subscription, cancelled by the customer": 3,
+  "subscription, cancelled by the merchant": 3,
+  "subscription, cancelled in the service's console": 3,
+  "subscription cancelled before paying, paid anyway": 3,
+  "saved card paid": 6,
+  "saved card put on a guest's cart": 2,
+  "hosted card, forged notification first": 3,
 }
 export type Scenario = keyof typeof SCENARIO_WEIGHTS
 
@@ -38,6 +66,18 @@ export const EXPECTED: Record<Scenario, Array<"captured" | "refunded" | "cancele
   "embedded processing, succeeded": ["captured"],
   "embedded processing, failed": ["none", "canceled"],
   "embedded card refunded": ["refunded"],
+  "hosted card paid, order cancelled by the merchant": ["canceled"],
+  // The code is paid after the cancel: the money waits on the cancelled order for the merchant's remittance refund.
+  "hosted cvs, order cancelled, then paid": ["canceled"],
+  "stock-out before the payment lands": ["none", "canceled"],
+  "subscription, renewed": ["captured"],
+  "subscription, cancelled by the customer": ["captured"],
+  "subscription, cancelled by the merchant": ["captured"],
+  "subscription, cancelled in the service's console": ["captured"],
+  "subscription cancelled before paying, paid anyway": ["none", "canceled"],
+  "saved card paid": ["captured"],
+  "saved card put on a guest's cart": ["none"],
+  "hosted card, forged notification first": ["captured"],
 }
 
 const CARDS = {
@@ -49,53 +89,6 @@ const CARDS = {
   processingFails: "4000000000007718",
 }
 
-export interface ShopperContext {
-  store: BenchStore
-  random: () => number
-  /** Share of paying shoppers who come back to the storefront, which completes the cart itself. */
-  returnRate: number
-  /** Admin API bearer header, for refunds. */
-  admin: () => Promise<Record<string, string>>
-  /** Resolves when the store answers again (it may be down: killed and restarting). */
-  whenUp: () => Promise<void>
-  say: (line: string) => void
-}
-
-export interface Shopper {
-  index: number
-  scenario: Scenario
-  cartId: string
-  /** Harness problems (not the store's): the shopper could not do what the scenario says. */
-  problems: string[]
-  /** Work that happens later at the service or in the admin; resolves when done. */
-  deferred?: Promise<void>
-}
-
-const isDown = (error: unknown) => error instanceof TypeError || (error instanceof HarnessError && / answered 50[234]/.test(error.message))
-
-/** A store API call by a shopper or the merchant: while the store is down, wait for it and try again. */
-async function whileDown<T>(ctx: ShopperContext, call: () => Promise<T>, tries = 10): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await call()
-    } catch (error) {
-      if (!isDown(error) || attempt >= tries) {
-        throw error
-      }
-      await ctx.whenUp()
-      await sleep(500)
-    }
-  }
-}
-
-const between = (random: () => number, min: number, max: number) => min + random() * (max - min)
-
-async function payHosted(session: PaymentSession, fields: Record<string, string>) {
-  const url = String(session.data.checkoutUrl ?? "")
-  await openPage(url)
-  return submitPage(url, fields)
-}
-
 async function payEmbedded(ctx: ShopperContext, session: PaymentSession, card: string) {
   const secret = String(session.data.clientSecret ?? "")
   if (!secret) {
@@ -104,39 +97,9 @@ async function payEmbedded(ctx: ShopperContext, session: PaymentSession, card: s
   return confirmCard(ctx.store.sandbox, secret, card)
 }
 
-async function maybeReturn(ctx: ShopperContext, cartId: string) {
+async function maybeReturn(ctx: ShopperContext, cartId: string, headers?: Record<string, string>) {
   if (ctx.random() < ctx.returnRate) {
-    await whileDown(ctx, () => completeCart(ctx.store, cartId)).catch(() => undefined)
-  }
-}
-
-/** Waits until the cart's order holds a captured payment (or gives up after `timeoutMs`), then refunds it through the admin API. */
-async function refundWhenCaptured(ctx: ShopperContext, cartId: string, timeoutMs = 240_000): Promise<string | undefined> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const [payment] = await ctx.store.sql<{ id: string }>(
-      `select p.id from payment p join cart_payment_collection cpc on cpc.payment_collection_id = p.payment_collection_id
-        join order_cart oc on oc.cart_id = cpc.cart_id and oc.deleted_at is null
-       where cpc.cart_id = $1 and p.captured_at is not null and p.canceled_at is null and p.deleted_at is null`,
-      [cartId]
-    )
-    if (payment) {
-      const headers = await ctx.admin()
-      const { status, data } = await whileDown(ctx, () => ctx.store.api("POST", `/admin/payments/${payment.id}/refund`, {}, { headers, allowError: true }))
-      if (status < 300) {
-        return undefined
-      }
-      // A refund sent just before the crash may have been made although its answer never came; the retry is then refused.
-      const [done] = await ctx.store.sql(
-        `select 1 from payment p where p.id = $1 and (select coalesce(sum(r.amount), 0) from refund r where r.payment_id = p.id and r.deleted_at is null) >= p.amount`,
-        [payment.id]
-      )
-      return done ? undefined : `refund of ${payment.id} answered ${status}: ${JSON.stringify(data).slice(0, 200)}`
-    }
-    if (Date.now() > deadline) {
-      return `no captured order to refund after ${timeoutMs / 1000} s`
-    }
-    await sleep(2_000)
+    await whileDown(ctx, () => completeCart(ctx.store, cartId, headers)).catch(() => undefined)
   }
 }
 
@@ -144,13 +107,58 @@ export function chooseScenario(random: () => number): Scenario {
   return pick(random, SCENARIO_WEIGHTS)
 }
 
+type Later = (work: () => Promise<string | undefined | void>, minMs: number, maxMs: number) => void
+
+const CANCELLERS = {
+  "subscription, cancelled by the customer": "customer",
+  "subscription, cancelled by the merchant": "merchant",
+  "subscription, cancelled in the service's console": "console",
+} as const
+
+async function subscriber(ctx: ShopperContext, scenario: Scenario, subscribed: Subscribed, later: Later) {
+  if (scenario === "subscription cancelled before paying, paid anyway") {
+    await cancelThenPay(ctx, subscribed)
+    return
+  }
+  await payPage(subscribed.session, cardFields(CARDS.hostedPaid))
+  await maybeReturn(ctx, subscribed.session.cartId, subscribed.headers)
+  if (scenario in CANCELLERS) {
+    later(() => cancelSubscription(ctx, subscribed, CANCELLERS[scenario as keyof typeof CANCELLERS]), 1_000, 10_000)
+  }
+}
+
+/** The service's transaction once refunded (or undefined after `timeoutMs`). */
+async function refundedAtService(ctx: ShopperContext, transactionId: string, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    const tx = await ctx.store.control<{ refundAmount?: number }>("GET", `/transactions/${transactionId}`)
+    if (tx.refundAmount) {
+      return true
+    }
+    await sleep(2_000)
+  }
+  return false
+}
+
+/** One shopper; once their cart exists a failure stays with them (its payments must still be accounted for), before it the run counts it. */
 export async function shop(ctx: ShopperContext, index: number, scenario: Scenario): Promise<Shopper> {
+  const shopper: Shopper = { index, scenario, cartId: "", problems: [], findings: [] }
+  try {
+    await shopAs(ctx, shopper, scenario)
+  } catch (error) {
+    if (!shopper.cartId) {
+      throw error
+    }
+    shopper.problems.push((error as Error).message.slice(0, 300))
+  }
+  return shopper
+}
+
+async function shopAs(ctx: ShopperContext, shopper: Shopper, scenario: Scenario): Promise<void> {
   const { store, random } = ctx
-  const cartId = await whileDown(ctx, () => createCart(store, `chaos-${index}@example.test`))
-  const shopper: Shopper = { index, scenario, cartId, problems: [] }
-  const provider = scenario.startsWith("embedded") ? EMBEDDED_PROVIDER : HOSTED_PROVIDER
-  const session = await whileDown(ctx, () => startSession(store, cartId, provider))
-  const later = (work: () => Promise<string | undefined | void>, minMs: number, maxMs: number) => {
+  const { index } = shopper
+  const email = `chaos-${index}@example.test`
+  const later: Later = (work, minMs, maxMs) => {
     shopper.deferred = sleep(between(random, minMs, maxMs))
       .then(work)
       .then((problem) => {
@@ -164,32 +172,50 @@ export async function shop(ctx: ShopperContext, index: number, scenario: Scenari
   }
   const control = (path: string) => () => store.control("POST", path).then(() => undefined)
 
+  if (scenario.startsWith("subscription")) {
+    const { cartId, subscribed } = await subscribe(ctx, email)
+    shopper.cartId = cartId
+    await subscriber(ctx, scenario, subscribed, later)
+    return
+  }
+  if (scenario === "saved card paid") {
+    await payWithSavedCard(ctx, shopper, email)
+    return
+  }
+
+  // A product of the shopper's own with one unit, so that its stock-out is no other shopper's.
+  const stocked = scenario === "stock-out before the payment lands" ? await whileDown(ctx, async () => stockedProduct(store, ctx.catalog, await ctx.admin(), 1)) : undefined
+  const cartId = await whileDown(ctx, () => createCart(store, email, undefined, stocked?.variantId))
+  shopper.cartId = cartId
+  const provider = scenario.startsWith("embedded") ? EMBEDDED_PROVIDER : HOSTED_PROVIDER
+  const session: PaymentSession = await whileDown(ctx, () => startSession(store, cartId, provider))
+
   switch (scenario) {
     case "hosted card paid":
-      await payHosted(session, cardFields(CARDS.hostedPaid))
+      await payPage(session, cardFields(CARDS.hostedPaid))
       await maybeReturn(ctx, cartId)
       break
     case "hosted card declined":
-      await payHosted(session, cardFields(CARDS.hostedRefused))
+      await payPage(session, cardFields(CARDS.hostedRefused))
       break
     case "hosted cvs paid":
-      await payHosted(session, cvsFields())
+      await payPage(session, cvsFields())
       later(control(`/transactions/${session.data.transactionId}/pay`), 2_000, 30_000)
       break
     case "hosted cvs expired":
-      await payHosted(session, cvsFields())
+      await payPage(session, cvsFields())
       later(control(`/transactions/${session.data.transactionId}/expire`), 2_000, 30_000)
       break
     case "hosted card refunded":
-      await payHosted(session, cardFields(CARDS.hostedPaid))
+      await payPage(session, cardFields(CARDS.hostedPaid))
       await maybeReturn(ctx, cartId)
       later(() => refundWhenCaptured(ctx, cartId), 1_000, 10_000)
       break
     case "hosted card, two tabs": {
       // The shopper starts over in a second tab (a new session replaces the first), then pays both pages.
       const second = await whileDown(ctx, () => startSession(store, cartId, HOSTED_PROVIDER, session.collectionId))
-      await payHosted(second, cardFields(CARDS.hostedPaid))
-      await payHosted(session, cardFields(CARDS.hostedPaid)).catch(() => undefined)
+      await payPage(second, cardFields(CARDS.hostedPaid))
+      await payPage(session, cardFields(CARDS.hostedPaid)).catch(() => undefined)
       break
     }
     case "embedded card paid":
@@ -214,6 +240,55 @@ export async function shop(ctx: ShopperContext, index: number, scenario: Scenari
       await maybeReturn(ctx, cartId)
       later(() => refundWhenCaptured(ctx, cartId), 1_000, 10_000)
       break
+    case "hosted card paid, order cancelled by the merchant":
+      await payPage(session, cardFields(CARDS.hostedPaid))
+      await maybeReturn(ctx, cartId)
+      later(() => cancelWhenCaptured(ctx, cartId), 1_000, 10_000)
+      break
+    case "hosted cvs, order cancelled, then paid":
+      // The merchant cancels the order awaiting the code's payment; the shopper pays at the counter anyway.
+      await payPage(session, cvsFields())
+      later(async () => {
+        const orderId = await placedOrder(ctx, cartId)
+        if (!orderId) {
+          return "no order awaiting the cvs payment to cancel"
+        }
+        return (await cancelOrder(ctx, orderId)) ?? control(`/transactions/${session.data.transactionId}/pay`)()
+      }, 2_000, 20_000)
+      break
+    case "stock-out before the payment lands":
+      // The last unit goes (the merchant's count says 0) while the shopper is on the page.
+      await whileDown(ctx, async () => setStock(store, ctx.catalog, await ctx.admin(), stocked!, 0))
+      await payPage(session, cardFields(CARDS.hostedPaid))
+      await maybeReturn(ctx, cartId)
+      // Once the money is back, the merchant restocks and the shopper completes again: money given back is no order (I2).
+      later(async () => {
+        if (!(await refundedAtService(ctx, String(session.data.transactionId), 200_000))) {
+          return undefined
+        }
+        await whileDown(ctx, async () => setStock(store, ctx.catalog, await ctx.admin(), stocked!, 1))
+        await whileDown(ctx, () => completeCart(store, cartId)).catch(() => undefined)
+      }, 1_000, 5_000)
+      break
+    case "saved card put on a guest's cart":
+      await savedCardOnAnothersCart(ctx, shopper, cartId, session.collectionId, `chaos-${index}-other@example.test`)
+      break
+    case "hosted card, forged notification first": {
+      const answered = await forgeCharged(ctx, session)
+      shopper.forgedTransactionId = String(session.data.transactionId)
+      if (answered >= 500) {
+        shopper.problems.push(`the forged notification was answered ${answered}`)
+      }
+      await sleep(between(random, 500, 3_000))
+      // No return to the storefront: the order has to come from the real delivery.
+      await payPage(session, cardFields(CARDS.hostedPaid))
+      break
+    }
+    case "subscription, renewed":
+    case "subscription, cancelled by the customer":
+    case "subscription, cancelled by the merchant":
+    case "subscription, cancelled in the service's console":
+    case "subscription cancelled before paying, paid anyway":
+      throw new HarnessError(`${scenario} is not a one-time cart`)
   }
-  return shopper
 }

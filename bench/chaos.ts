@@ -3,12 +3,17 @@
  *
  * N shoppers pay in a mix of ways (hosted card paid and declined, hosted cvs
  * paid and expired, embedded card paid and declined, embedded `processing`
- * settling either way, refunds from the admin, a shopper paying in two tabs)
- * while the fault proxy drops 30% of notifications and webhooks, duplicates
- * 20%, reorders some and answers 5% of service reads with a 5xx or silence,
- * and every Medusa process is SIGKILLed half-way and started again. Then the
- * store gets its reconciliation job (it runs every minute) until store and
- * service agree or the settle time runs out, and the divergence counts are
+ * settling either way, refunds and order cancels from the admin, a shopper
+ * paying in two tabs, a stock-out before the payment lands, monthly
+ * subscriptions cancelled from all three sides or before being paid, saved-card
+ * checkouts, and attackers: a saved card put on a guest's cart, a forged
+ * notification) while the fault proxy drops 30% of notifications and webhooks,
+ * duplicates 20%, reorders some and answers 5% of service reads with a 5xx or
+ * silence, and every Medusa process is SIGKILLed half-way and started again.
+ * Then the sandbox clock moves a month, so every live subscription renews at
+ * one tick, and the store gets its reconciliation jobs (payments every minute,
+ * subscriptions every 5) until store and service agree or the settle time
+ * runs out, and the divergence counts of issue 21's invariants I1-I6 are
  * printed, whatever they are.
  *
  * Exit status: 1 for a harness failure; with --strict also when any divergence is left (for CI).
@@ -24,8 +29,10 @@ import { parseArgs } from "node:util"
 import pLimit from "p-limit"
 import { startPostgres } from "../scripts/postgres"
 import { divergenceLines, faultLine, logLines, scenarioTable } from "./chaos-report"
+import { readChaosCatalog } from "./chaos-catalog"
+import { moveClockForRenewals, subscriptionJobRuns } from "./chaos-renewals"
 import { chooseScenario, shop, type Shopper, type ShopperContext } from "./chaos-scenarios"
-import { compareStoreAndService, type DivergenceReport, divergenceTotal } from "./divergence"
+import { compareStoreAndService, type DivergenceReport, divergenceTotal, type RunFacts } from "./divergence"
 import { type FaultRates, startFaultProxy } from "./fault-proxy"
 import { summarizeLogs } from "./medusa-logs"
 import { apiCalls } from "./sandbox-records"
@@ -126,6 +133,7 @@ async function run(store: Awaited<ReturnType<typeof startBenchStore>>, proxy: Aw
   let token: string | undefined
   const ctx: ShopperContext = {
     store,
+    catalog: await readChaosCatalog(store),
     random,
     returnRate: RETURN_RATE,
     whenUp: () => up,
@@ -185,20 +193,31 @@ async function run(store: Awaited<ReturnType<typeof startBenchStore>>, proxy: Aw
   say(`shoppers done (${failures.length} could not shop); waiting for cvs counters, processing cards and refunds`)
   await crash
   await Promise.all(shoppers.flatMap((s) => (s.deferred ? [s.deferred] : [])))
+  // Last, so that no scenario above sees the month pass.
+  const renewal = await moveClockForRenewals(store, say)
   const runEnded = Date.now()
 
-  say(`run over; letting the store reconcile (up to ${SETTLE_SECONDS} s)`)
-  const cartIds = shoppers.map((s) => s.cartId)
-  let report: DivergenceReport = await compareStoreAndService(store, cartIds)
+  const waitTick = renewal.settleNotBefore > runEnded + SETTLE_SECONDS * 1000
+  say(
+    `run over; letting the store reconcile (up to ${SETTLE_SECONDS} s` +
+      (renewal.live ? `, and not before ${new Date(renewal.settleNotBefore).toISOString()}: one subscription reconciliation after the clock move)` : ")")
+  )
+  const facts: RunFacts = {
+    cartIds: shoppers.filter((s) => s.cartId).map((s) => s.cartId),
+    findings: shoppers.flatMap((s) => s.findings),
+    forged: shoppers.flatMap((s) => (s.forgedTransactionId ? [{ cartId: s.cartId, transactionId: s.forgedTransactionId }] : [])),
+    acceptedOf: proxy.acceptedOf,
+  }
+  let report: DivergenceReport = await compareStoreAndService(store, facts)
   let lastTotal = divergenceTotal(report)
   say(`divergences: ${lastTotal}`)
   let agreeingSince = lastTotal === 0 ? Date.now() : undefined
-  while (Date.now() - runEnded < SETTLE_SECONDS * 1000) {
-    if (agreeingSince !== undefined && Date.now() - agreeingSince >= STABLE_MS) {
+  while (Date.now() - runEnded < SETTLE_SECONDS * 1000 || Date.now() < renewal.settleNotBefore) {
+    if (agreeingSince !== undefined && Date.now() - agreeingSince >= STABLE_MS && Date.now() >= renewal.settleNotBefore) {
       break
     }
     await sleep(POLL_MS)
-    report = await compareStoreAndService(store, cartIds)
+    report = await compareStoreAndService(store, facts)
     const total = divergenceTotal(report)
     if (total !== lastTotal) {
       say(`divergences: ${total}`)
@@ -209,7 +228,7 @@ async function run(store: Awaited<ReturnType<typeof startBenchStore>>, proxy: Aw
   const settledNote =
     agreeingSince !== undefined
       ? `store and service agreed ${((agreeingSince - runEnded) / 1000).toFixed(0)} s after the run and stayed so for ${((Date.now() - agreeingSince) / 1000).toFixed(0)} s`
-      : `still diverging ${SETTLE_SECONDS} s after the run`
+      : `still diverging ${((Date.now() - runEnded) / 1000).toFixed(0)} s after the run`
   const reads = (await apiCalls(store, "hosted", "GET /transactions/{id}")) + (await apiCalls(store, "embedded", "GET /v1/payment-intents/{id}"))
 
   const { table, unexpected } = scenarioTable(shoppers, report)
@@ -222,6 +241,10 @@ async function run(store: Awaited<ReturnType<typeof startBenchStore>>, proxy: Aw
         `${pct(RETURN_RATE)} of paying shoppers return and complete the cart themselves`,
       faultLine(proxy.counts),
       `service reads (transactions and payment intents): ${reads}`,
+      renewal.live
+        ? `renewals: clock moved to ${renewal.dueAt} for ${renewal.live} live subscription(s) (${renewal.ticks} tick(s)); ` +
+          `subscription reconciliation ran ${subscriptionJobRuns(store, renewal)} time(s) after it${waitTick ? " (the settle time was stretched to reach it)" : ""}`
+        : "renewals: no live subscription at the end of the run; the clock did not move",
       settledNote,
       "",
       table,

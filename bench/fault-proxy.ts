@@ -9,7 +9,8 @@
  *   dropped (answered 200, never forwarded: the service thinks it delivered),
  *   duplicated (forwarded, then sent again 0-3 s later), or reordered (held until
  *   the next delivery has gone through, at most 4 s). A store that is down
- *   gets the sandbox a 502, so the service's own retries apply.
+ *   gets the sandbox a 502, so the service's own retries apply. A card
+ *   binding's `token` result is never dropped or held (see `delivery`).
  * - everything else (the store calling the service's APIs): a share of reads
  *   of a transaction or payment intent is answered with a 5xx or never answered.
  *   For those the proxy arms the sandbox's own `http500` or `timeout` fault
@@ -80,15 +81,21 @@ export async function startFaultProxy({
   let active = true
   /** What happened to each delivery, by the transaction or payment intent it is about (for the report's details). */
   const fates = new Map<string, string[]>()
-  const note = (payload: Buffer, fate: string) => {
+  /** Deliveries the store answered 2xx, with when, by the transaction or payment intent they are about (I6: was a real delivery handled?). */
+  const acceptances = new Map<string, Array<{ kind: string; at: number }>>()
+  const about = (payload: Buffer): { id?: string; kind: string; purpose?: string } => {
     try {
       const parsed = JSON.parse(payload.toString("utf8")) as { id?: string; type?: string; purpose?: string; status?: string; data?: { id?: string; paymentIntentId?: string } }
       const id = parsed.data ? (parsed.data.paymentIntentId ?? parsed.data.id) : parsed.id
-      if (id) {
-        fates.set(id, [...(fates.get(id) ?? []), `${parsed.type ?? `${parsed.purpose}:${parsed.status}`} ${fate}`])
-      }
+      return { id, kind: parsed.type ?? `${parsed.purpose}:${parsed.status}`, purpose: parsed.purpose }
     } catch {
-      // not JSON: nothing to note
+      return { kind: "not JSON" }
+    }
+  }
+  const note = (payload: Buffer, fate: string) => {
+    const { id, kind } = about(payload)
+    if (id) {
+      fates.set(id, [...(fates.get(id) ?? []), `${kind} ${fate}`])
     }
   }
 
@@ -122,6 +129,10 @@ export async function startFaultProxy({
     try {
       const out = await forward(storeUrl, req, payload)
       answer(res, out.status, out.body, out.headers)
+      const { id, kind } = about(payload)
+      if (id && out.status >= 200 && out.status < 300) {
+        acceptances.set(id, [...(acceptances.get(id) ?? []), { kind, at: Date.now() }])
+      }
     } catch {
       note(payload, "answered 502 (store down)")
       counts.storeUnreachable++
@@ -132,13 +143,15 @@ export async function startFaultProxy({
   const delivery = async (req: IncomingMessage, res: ServerResponse, payload: Buffer) => {
     counts.deliveries++
     const draw = random()
-    if (active && draw < rates.drop) {
+    // A binding's result comes once and is the only way the store learns the card: losing it loses a card, never money.
+    const faulty = active && about(payload).purpose !== "token"
+    if (faulty && draw < rates.drop) {
       note(payload, "dropped")
       counts.dropped++
       answer(res, 200, "{}", { "content-type": "application/json" })
       return
     }
-    if (active && draw < rates.drop + rates.reorder) {
+    if (faulty && draw < rates.drop + rates.reorder) {
       note(payload, "reordered")
       counts.reordered++
       await new Promise<void>((resolve) => {
@@ -208,6 +221,8 @@ export async function startFaultProxy({
     counts,
     /** Deliveries about one transaction or payment intent and what the proxy did with each. */
     fatesOf: (serviceId: string) => fates.get(serviceId) ?? [],
+    /** Deliveries about one transaction or payment intent that the store answered 2xx, and when. */
+    acceptedOf: (serviceId: string) => acceptances.get(serviceId) ?? [],
     /** Faults on (the default) or off; forwarding continues either way. */
     setActive(on: boolean) {
       active = on

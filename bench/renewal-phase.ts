@@ -4,16 +4,16 @@
 // notifications arrive together. Every renewal order has to come from the event pipeline.
 import pLimit from "p-limit"
 import { setTimeout as sleep } from "node:timers/promises"
+import { loggedInCustomer } from "./customers"
 import { summarizeLogs, type LogSummary } from "./medusa-logs"
 import { percentile } from "./percentiles"
 import { acceptedAttempts, notifications, transactions } from "./sandbox-records"
 import { cardFields, createCart, openPage, submitPage } from "./shopper"
-import { type BenchStore, HarnessError, requestJson } from "./store"
+import { type BenchStore, HarnessError } from "./store"
 
 const SUCCESS_CARD = "4242424242424242"
 /** Customers prepared at once (setup is not measured; each costs Medusa one password hash). */
 const SETUP_CONCURRENCY = 8
-const PASSWORD = "renewal-customer-password-1"
 const HOUR_MS = 3_600_000
 const TAIPEI_MS = 8 * HOUR_MS
 
@@ -98,20 +98,6 @@ async function hostedCalls(store: BenchStore): Promise<Map<string, number>> {
   return calls
 }
 
-/** A customer account, logged in: registered, created, and its token refreshed to carry the customer. */
-async function customer(store: BenchStore, email: string): Promise<Record<string, string>> {
-  const auth = (path: string, token?: string, body?: unknown) =>
-    requestJson<{ token: string }>(
-      `${store.url}${path}`,
-      { method: "POST", headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body ?? {}) },
-      `POST ${path}`
-    )
-  const { data: registered } = await auth("/auth/customer/emailpass/register", undefined, { email, password: PASSWORD })
-  await store.api("POST", "/store/customers", { email, first_name: "Mei", last_name: "Lin" }, { headers: { authorization: `Bearer ${registered.token}` } })
-  const { data: refreshed } = await auth("/auth/token/refresh", registered.token)
-  return { authorization: `Bearer ${refreshed.token}` }
-}
-
 /** The sandbox's Taipei hour now; subscribing across a Taipei midnight would split the renewals over two days. */
 async function avoidTaipeiMidnight(store: BenchStore, say: RenewalOptions["say"]) {
   const { now } = await store.control<{ now: string }>("GET", "/clock")
@@ -156,7 +142,7 @@ export async function renewalPhase(store: BenchStore, { k, deadlineSeconds, idle
     Array.from({ length: k }, (_, index) =>
       limit(async () => {
         const email = `renewal-${index}@example.test`
-        const headers = await customer(store, email)
+        const headers = await loggedInCustomer(store, email)
         const cartId = await createCart(store, email, headers)
         const { data } = await store.api<{ subscription: { id: string }; payment_session: { data: { checkoutUrl?: string } } }>(
           "POST",

@@ -9,6 +9,11 @@ const transactionSchema = z.looseObject({
   amount: z.number(),
   paymentMethod: z.string().optional(),
   customId: z.string().optional(),
+  orderId: z.string().optional(),
+  /** Which endpoint or job made it: checkout, subscription, tokenCharge, recurring, … */
+  origin: z.string().optional(),
+  subscriptionId: z.string().optional(),
+  period: z.number().optional(),
   refundAmount: z.number().optional(),
   paidAt: z.string().optional(),
   createdAt: z.string(),
@@ -24,6 +29,9 @@ const intentSchema = z.looseObject({
   succeededAt: z.string().nullable().optional(),
 })
 export type ServiceIntent = z.output<typeof intentSchema>
+
+const subscriptionSchema = z.looseObject({ id: z.string(), status: z.string(), period: z.number().optional(), nextChargeAt: z.string().optional() })
+export type ServiceSubscription = z.output<typeof subscriptionSchema>
 
 const refundSchema = z.looseObject({ id: z.string(), paymentIntentId: z.string(), amount: z.number(), status: z.string() })
 export type ServiceRefund = z.output<typeof refundSchema>
@@ -46,6 +54,17 @@ export async function transactions(store: BenchStore): Promise<ServiceTransactio
   const body = await store.control("GET", `/transactions?merchantId=${store.sandbox.defaultMerchant.merchantId}`)
   return z.object({ transactions: z.array(transactionSchema) }).parse(body).transactions
 }
+
+export async function serviceSubscriptions(store: BenchStore): Promise<ServiceSubscription[]> {
+  const body = await store.control("GET", `/subscriptions?merchantId=${store.sandbox.defaultMerchant.merchantId}`)
+  return z.object({ subscriptions: z.array(subscriptionSchema) }).parse(body).subscriptions
+}
+
+/** A period after the first of a subscription: its money belongs to a renewal order, not to a cart. */
+export const isRenewal = (tx: ServiceTransaction) => !!tx.subscriptionId && (tx.period ?? 1) >= 2
+
+/** The payment session a transaction was made for: its `customId`, or for token payments (saved cards) its `orderId`. */
+export const sessionOf = (tx: ServiceTransaction) => tx.customId ?? (tx.orderId?.startsWith("payses_") ? tx.orderId : undefined)
 
 export async function paymentIntents(store: BenchStore): Promise<ServiceIntent[]> {
   const body = await store.control("GET", `/payment-intents?merchantId=${store.sandbox.defaultMerchant.merchantId}`)

@@ -18,7 +18,7 @@ export interface PaymentSession {
  * A cart of one unit of the catalog's variant, with an address in Taiwan and home delivery;
  * with a logged-in customer's `headers`, the cart is theirs.
  */
-export async function createCart(store: BenchStore, email: string, headers?: Record<string, string>): Promise<string> {
+export async function createCart(store: BenchStore, email: string, headers?: Record<string, string>, variantId = store.catalog.variantId): Promise<string> {
   const { catalog } = store
   const { data } = await store.api<{ cart: { id: string } }>(
     "POST",
@@ -26,7 +26,7 @@ export async function createCart(store: BenchStore, email: string, headers?: Rec
     {
       region_id: catalog.regionId,
       email,
-      items: [{ variant_id: catalog.variantId, quantity: 1 }],
+      items: [{ variant_id: variantId, quantity: 1 }],
       shipping_address: { first_name: "Mei", last_name: "Lin", address_1: "No. 7, Section 5, Xinyi Road", city: "Taipei", postal_code: "110", country_code: "tw" },
     },
     { headers }
@@ -35,14 +35,24 @@ export async function createCart(store: BenchStore, email: string, headers?: Rec
   return data.cart.id
 }
 
-/** The cart's payment collection (created once) and a new session of `providerId` in it. */
-export async function startSession(store: BenchStore, cartId: string, providerId: string, collectionId?: string): Promise<PaymentSession> {
+/**
+ * The cart's payment collection (created once) and a new session of `providerId` in it;
+ * `data` and `headers` as a logged-in customer's storefront sends them (a saved card's `{ savedCardId }`).
+ */
+export async function startSession(
+  store: BenchStore,
+  cartId: string,
+  providerId: string,
+  collectionId?: string,
+  { data: input, headers }: { data?: Record<string, unknown>; headers?: Record<string, string> } = {}
+): Promise<PaymentSession> {
   const collection =
     collectionId ?? (await store.api<{ payment_collection: { id: string } }>("POST", "/store/payment-collections", { cart_id: cartId })).data.payment_collection.id
   const { data } = await store.api<{ payment_collection: { payment_sessions: Array<{ id: string; provider_id: string; data: Record<string, unknown> }> } }>(
     "POST",
     `/store/payment-collections/${collection}/payment-sessions`,
-    { provider_id: providerId }
+    { provider_id: providerId, ...(input ? { data: input } : {}) },
+    { headers }
   )
   const session = data.payment_collection.payment_sessions.find((s) => s.provider_id === providerId)
   if (!session) {
@@ -52,8 +62,8 @@ export async function startSession(store: BenchStore, cartId: string, providerId
 }
 
 /** `POST /store/carts/{id}/complete`, as the storefront's return page does; the answer as it came. */
-export async function completeCart(store: BenchStore, cartId: string) {
-  return store.api<{ type?: string; message?: string; order?: { id: string }; error?: { message?: string } }>("POST", `/store/carts/${cartId}/complete`, {}, { allowError: true })
+export async function completeCart(store: BenchStore, cartId: string, headers?: Record<string, string>) {
+  return store.api<{ type?: string; message?: string; order?: { id: string }; error?: { message?: string } }>("POST", `/store/carts/${cartId}/complete`, {}, { allowError: true, headers })
 }
 
 export const cardFields = (number: string) => ({ method: "card", cardNumber: number, cardExpiry: "12/34", cardCvc: "123" })

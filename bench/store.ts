@@ -33,7 +33,8 @@ const EMBEDDED_KEY = providerKey("embedded-card", "embedded-card")
 export const HOSTED_PROVIDER = providerId(HOSTED_KEY)
 export const EMBEDDED_PROVIDER = providerId(EMBEDDED_KEY)
 export const SYSTEM_PROVIDER = "pp_system_default"
-const HOSTED_HOOK = webhookPath(HOSTED_KEY)
+/** The hosted notification address, as the service posts to it (an attacker can post there too). */
+export const HOSTED_HOOK = webhookPath(HOSTED_KEY)
 const EMBEDDED_HOOK = webhookPath(EMBEDDED_KEY)
 /** The storefront address the providers send shoppers back to (no storefront runs; nobody returns there). */
 const STOREFRONT = "http://localhost:8000"
