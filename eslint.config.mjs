@@ -34,6 +34,16 @@ export default tseslint.config(
     },
   },
   {
+    files: ["src/api/**/*.ts", "src/workflows/**/*.ts", "src/jobs/**/*.ts", "src/subscribers/**/*.ts"],
+    // The hosted provider's files are its own; what the rest of the plugin uses is re-exported by its public.ts.
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["**/providers/hosted-checkout/*", "!**/providers/hosted-checkout/public"], message: "Import the hosted provider through providers/hosted-checkout/public." }] },
+      ],
+    },
+  },
+  {
     files: ["src/shared/**/*.ts"],
     rules: { "no-restricted-imports": ["error", { patterns: [{ group: ["@medusajs/*", "../*"], message: "src/shared is imported by the admin and the storefront: Medusa-free and self-contained." }] }] },
   }

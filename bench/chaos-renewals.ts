@@ -3,15 +3,15 @@
  * page of theirs runs out with the month), the sandbox clock moves to the
  * live subscriptions' next charge, so each charges one period at the same
  * 09:00 Taipei tick and its renewal has to reach the store through the same
- * faults. The subscription reconciliation runs every 5 minutes by the
- * store's clock: the run waits for one such tick after the move, so that
- * console cancels whose notification was lost are read too.
+ * faults. The harness's stores run the subscription reconciliation every
+ * minute (bench/store.ts): the run waits for one such tick after the move,
+ * so that console cancels whose notification was lost are read too.
  */
 import { serviceSubscriptions } from "./sandbox-records"
 import type { BenchStore } from "./store"
 
 const SERVICE_LIVE = new Set(["active", "trialing", "retrying"])
-const FIVE_MINUTES_MS = 5 * 60_000
+const JOB_PERIOD_MS = 60_000
 /** The job reads each live subscription at the provider's reconciliation rate: time for a run's few to be done. */
 const TICK_RUN_MS = 45_000
 /** The job's line when it read at least one subscription (src/jobs/reconcile-tw-subscriptions.ts). */
@@ -42,7 +42,7 @@ export async function moveClockForRenewals(store: BenchStore, say: (line: string
   say(`renewals: sandbox clock to ${dueAt}: ${live.length} live subscription(s) charge a period (${due.length === 1 ? "one 09:00 Taipei tick" : `${due.length} ticks`})`)
   await store.control("PUT", "/clock", { now: dueAt })
   const movedAt = Date.now()
-  const settleNotBefore = Math.ceil((movedAt + 1) / FIVE_MINUTES_MS) * FIVE_MINUTES_MS + TICK_RUN_MS
+  const settleNotBefore = Math.ceil((movedAt + 1) / JOB_PERIOD_MS) * JOB_PERIOD_MS + TICK_RUN_MS
   return { live: live.length, dueAt, ticks: due.length, movedAt, settleNotBefore, logsFrom }
 }
 

@@ -216,6 +216,8 @@ export async function startBenchStore(options: BenchStoreOptions): Promise<Bench
       STOREFRONT_URL: STOREFRONT,
       TW_EMBEDDED_WEBHOOK_SECRETS: webhook.secret,
       TW_EMBEDDED_SDK_INTEGRITY: sandbox.embedded.sdkIntegrity,
+      // The subscription reconciliation every minute, so a run waits one minute for it, not five (bench/chaos-renewals.ts).
+      TW_SUBSCRIPTION_RECONCILE_SCHEDULE: "* * * * *",
       ...(redis ? { REDIS_URL: redis.url } : {}),
       ...options.env,
     }

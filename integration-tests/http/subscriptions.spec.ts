@@ -497,6 +497,67 @@ medusaIntegrationTestRunner({
       return (subscriptions as Array<{ id: string; status: string }>).filter((s) => hids.has(s.id))
     }
 
+    it("cancelled before its page is paid, every notification lost: the reconciliation refunds the page and finds and cancels the service's subscription (I3)", async () => {
+      const { variantId, planId } = await productWithPlan({ title: "Monthly", kind: "monthly" }, 1234)
+      const headers = await customer("cancel-pending-lost@example.test")
+      const { data: created } = await api.post("/store/carts", { region_id: store.regionId }, { headers })
+      const cartId: string = created.cart.id
+      await api.post(`/store/carts/${cartId}/line-items`, { variant_id: variantId, quantity: 1 }, { headers })
+      const { data } = await api.post(`/store/carts/${cartId}/tw-subscription`, { plan_id: planId }, { headers })
+      const session = data.payment_session as { id: string; data: { checkoutUrl: string; transactionId: string } }
+      await api.post(`/store/customers/me/tw-subscriptions/${data.subscription.id}/cancel`, {}, { headers })
+      await control(env.sandbox, "POST", "/faults", { kind: "drop", purpose: "charge", count: 1000 })
+      await payPage(session.data.checkoutUrl, card(SUCCESS_CARD))
+      await settle()
+      expect((await serviceSubscriptionsOf(session.id)).map((s) => s.status)).toEqual(["active"])
+
+      await reconcileTwPayments(getContainer(), { force: true })
+      await control(env.sandbox, "DELETE", "/faults")
+      expect((await control(env.sandbox, "GET", `/transactions/${session.data.transactionId}`)).status).toBe("refunded")
+      expect((await serviceSubscriptionsOf(session.id)).map((s) => s.status)).toEqual(["cancelled"])
+      expect(await detail(data.subscription.id)).toMatchObject({ status: "cancelled", service_subscription_id: expect.stringMatching(/^S/) })
+    })
+
+    it("a subscription checkout whose cart changed (its session dropped) and whose old page is paid anyway: refunded and ended at the service too (I3)", async () => {
+      const { variantId, planId } = await productWithPlan({ title: "Monthly", kind: "monthly" })
+      const other = await productWithPlan({ title: "Other", kind: "monthly" }, 300)
+      const headers = await customer("cart-changed@example.test")
+      const { data: created } = await api.post("/store/carts", { region_id: store.regionId }, { headers })
+      const cartId: string = created.cart.id
+      await api.post(`/store/carts/${cartId}/line-items`, { variant_id: variantId, quantity: 1 }, { headers })
+      const { data } = await api.post(`/store/carts/${cartId}/tw-subscription`, { plan_id: planId }, { headers })
+      const session = data.payment_session as { id: string; data: { checkoutUrl: string; transactionId: string } }
+      // The cart changes: Medusa drops the collection's sessions, the subscription's checkout with them.
+      await api.post(`/store/carts/${cartId}/line-items`, { variant_id: other.variantId, quantity: 1 }, { headers })
+      await payPage(session.data.checkoutUrl, card(SUCCESS_CARD))
+
+      await waitFor(async () => (await control(env.sandbox, "GET", `/transactions/${session.data.transactionId}`)).status === "refunded", "the page's payment refunded")
+      const atService = await waitFor(async () => {
+        const subs = await serviceSubscriptionsOf(session.id)
+        return subs.length && subs.every((s) => s.status === "cancelled") ? subs : undefined
+      }, "the service's subscription cancelled")
+      expect(atService).toHaveLength(1)
+      expect(await detail(data.subscription.id)).toMatchObject({ status: "cancelled", first_order_id: null, cancel_reason: expect.stringMatching(/checkout was replaced or abandoned/) })
+      expect(await orderOfCart(getContainer(), cartId)).toBeUndefined()
+    })
+
+    it("the merchant cancels a subscription's first order: the subscription ends and the service stops charging (I1, I3)", async () => {
+      const { variantId, planId } = await productWithPlan({ title: "Monthly", kind: "monthly" })
+      const headers = await customer("order-cancelled@example.test")
+      const { subscriptionId, session } = await subscribe(headers, variantId, planId)
+      const active = await waitForSubscription(subscriptionId, (s) => s.status === "active" && !!s.first_order_id && !!s.service_subscription_id, "the active subscription")
+
+      await api.post(`/admin/orders/${active.first_order_id}/cancel`, {}, { headers: admin })
+      await waitFor(async () => (await serviceSubscription(active.service_subscription_id!)).status === "cancelled", "the service's subscription cancelled")
+      expect(await detail(subscriptionId)).toMatchObject({ status: "cancelled", cancel_reason: expect.stringMatching(/first order .* was cancelled/) })
+
+      await advanceDays(MONTH)
+      await reconcileTwSubscriptions(getContainer(), { force: true })
+      const { transactions } = await control(env.sandbox, "GET", `/transactions?orderId=${session.id}`)
+      expect(transactions).toHaveLength(1)
+      expect(await renewalOrders(subscriptionId)).toHaveLength(0)
+    })
+
     it("a subscription cancelled before its page is paid never charges: the late payment is refunded, its service subscription cancelled, the cart not completed (I3)", async () => {
       const { variantId, planId } = await productWithPlan({ title: "Monthly", kind: "monthly" })
       const headers = await customer("cancel-pending@example.test")

@@ -17,7 +17,7 @@ import { cleanUp, moneyCommands, preludes, reconcileAndCheck, runPrelude, setAva
  * MONEY_MODEL_SURVEY=1 (run every sequence, list each failing one unshrunk at the end),
  * MONEY_MODEL_SABOTAGE=I1|I2|I3|I5|I6 (the checks' self-test: the harness breaks that invariant; the run must fail). `npm run money-model -- --runs N --seed S`.
  */
-const RUNS = Number(process.env.MONEY_MODEL_RUNS || 40)
+const RUNS = Number(process.env.MONEY_MODEL_RUNS || 100)
 const SEED = process.env.MONEY_MODEL_SEED ? Number(process.env.MONEY_MODEL_SEED) : Math.floor(Math.random() * 2 ** 31)
 const MAX_COMMANDS = Number(process.env.MONEY_MODEL_MAX_COMMANDS || 8)
 const SHRINK = process.env.MONEY_MODEL_SHRINK !== "0"

@@ -2,7 +2,7 @@ import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusaj
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import { TW_SAVED_CARD_MODULE } from "../modules/tw-saved-card"
 import { isProviderOf } from "../providers/core/provider-keys"
-import { sessionSavedCard } from "../providers/hosted-checkout/saved-card-session"
+import { sessionSavedCard } from "../providers/hosted-checkout/public"
 import { chargeSavedCardSession } from "../workflows/saved-cards/saved-card-charge"
 
 /** The cart lock core's completion takes too: the charge waits for a completion under way, and the other way round. */

@@ -14,7 +14,7 @@ import { isProviderOf } from "../providers/core/provider-keys"
  * Anything else is refused with a clear 400 before any session exists (and
  * before `cart-invoice-facts.ts` copies the cart's buyer into it); the
  * provider checks the customer's account holder once more
- * (`saved-card-session.ts`). Guests have no cards.
+ * (`providers/hosted-checkout/sessions/saved-card.ts`). Guests have no cards.
  */
 export const NOT_YOUR_CART = "A saved card pays only for its own customer's cart: this cart is not yours."
 

@@ -4,8 +4,7 @@ import type { PaymentApi } from "../providers/core/payment-api"
 import { type ProviderIdentifier, providerKey } from "../providers/core/provider-keys"
 import { EmbeddedCardApi } from "../providers/embedded-card/api"
 import { parseEmbeddedCardOptions } from "../providers/embedded-card/options"
-import { HostedCheckoutApi } from "../providers/hosted-checkout/api"
-import { parseHostedCheckoutOptions } from "../providers/hosted-checkout/options"
+import { HostedCheckoutApi, parseHostedCheckoutOptions } from "../providers/hosted-checkout/public"
 
 /** One of this plugin's providers as registered in the store's payment module. */
 export interface PluginProvider {

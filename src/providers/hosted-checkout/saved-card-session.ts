@@ -1,21 +1,10 @@
 import type { PaymentCustomerDTO } from "@medusajs/framework/types"
-import { MedusaError } from "@medusajs/framework/utils"
-import {
-  compareCalendarDates,
-  formatCalendarDate,
-  invoiceLines,
-  parseCalendarDate,
-  type ProductDetail,
-  taipeiDate,
-  type TokenChargeBody,
-  type TokenSubscriptionBody,
-} from "../../lib/hosted"
-import { savedCardFacts } from "./account-holder"
+import { invoiceLines, type ProductDetail, type TokenChargeBody, type TokenSubscriptionBody } from "../../lib/hosted"
 import { invoiceRequestFields } from "./invoice"
 import { productDetailsFor } from "./invoice-details"
 import type { ResolvedHostedCheckoutOptions } from "./options"
-import type { HostedSessionData, StorefrontData } from "./session-data"
-import type { SessionSubscription, SubscriptionTerms } from "./subscription-session"
+import type { StorefrontData } from "./session-data"
+import type { SubscriptionTerms } from "./subscription-session"
 
 /**
  * Payment sessions on a saved card (docs/saved-cards.md). The storefront
@@ -25,7 +14,9 @@ import type { SessionSubscription, SubscriptionTerms } from "./subscription-sess
  * middleware when the cart is completed (`workflows/saved-cards/saved-card-charge.ts`):
  * a provider cannot reach the plugin's module that holds the token
  * (container isolation), and the charge must be unique per session in the
- * database. The session itself holds only the card's public facts.
+ * database. The session itself holds only the card's public facts; the
+ * provider's side of it is `sessions/saved-card.ts`. Here: what the charge
+ * sends and what the shopper is told.
  */
 
 /** What a saved-card session's data says about its card: public facts only, never a token. */
@@ -40,61 +31,6 @@ export function sessionSavedCard(data: Record<string, unknown> | undefined): Ses
   return typeof value === "object" && value !== null && typeof value.id === "string" && value.id.startsWith("twcard_")
     ? { id: value.id, last4: typeof value.last4 === "string" ? value.last4 : null }
     : undefined
-}
-
-interface SessionContext {
-  customer?: { id?: string } | null
-  account_holder?: { data?: unknown } | null
-}
-
-/**
- * The card a session may use. The store middleware already refused a card
- * that is not an active card of the requesting customer; this is the
- * provider's own check on what core hands it: a customer (never a guest) and
- * the card among their account holder's saved cards (the plugin's mirror),
- * whence the last four digits.
- */
-export function savedCardOfCustomer(savedCardId: string, context: SessionContext | undefined): SessionSavedCard {
-  if (!context?.customer?.id || !context.account_holder) {
-    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "Paying with a saved card needs a logged-in customer.")
-  }
-  const card = savedCardFacts(context.account_holder.data).find((fact) => fact.id === savedCardId)
-  if (!card) {
-    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Saved card ${savedCardId} is not an active saved card of this customer.`)
-  }
-  return { id: card.id, last4: card.last4 }
-}
-
-/**
- * The data of a saved-card session before its charge: no page and no
- * transaction yet (the charge writes `transactionId`, the read's facts and a
- * sealed read, so the completion's authorization does not read again).
- */
-export function savedCardSessionData(fresh: Partial<HostedSessionData>, sessionId: string, amount: number, card: SessionSavedCard, subscription?: SessionSubscription) {
-  return {
-    ...fresh,
-    session_id: sessionId,
-    savedCard: card,
-    amount,
-    ...(subscription ? { subscription } : {}),
-  }
-}
-
-/**
- * An amount change before the charge only changes the amount to charge;
- * after it, the charged amount stands (the cart changed after the payment).
- */
-export function updatedSavedCardSession(data: Record<string, unknown>, amount: number): Record<string, unknown> {
-  if (data.amount === amount) {
-    return data
-  }
-  if (data.transactionId) {
-    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "The cart changed after its saved card was charged; the charge stands for the cart as it was.")
-  }
-  if (data.subscription) {
-    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "The cart changed after the subscription checkout started: start the subscription checkout again.")
-  }
-  return { ...data, amount }
 }
 
 /** Fields every token payment of a session carries: the session is the service's `orderId`, as for pages. */
@@ -148,31 +84,6 @@ export function tokenSubscriptionBody(input: TokenPaymentInput, terms: Pick<Subs
     ...(terms.periods ? { numberOfPeriods: terms.periods } : {}),
     ...(laterStart && terms.start_date ? { startDate: terms.start_date } : {}),
     ...(options.einvoice ? invoiceRequestFields({ invoice: input.data.invoice, buyer: input.data.buyer }, input.customer) : {}),
-  }
-}
-
-/**
- * The subscription part of a saved-card subscription's session, before its
- * first call: the date of the first charge from the sealed terms (a later
- * date only creates the schedule; the order then awaits its first charge).
- */
-export function savedCardSubscription(terms: SubscriptionTerms, amount: number, customerId: string): SessionSubscription {
-  if (terms.amount !== amount) {
-    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `The cart's total (${amount} TWD) is not the subscription's amount (${terms.amount} TWD); start the subscription checkout again.`)
-  }
-  if (terms.customer_id !== customerId) {
-    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "The subscription belongs to another customer.")
-  }
-  const today = taipeiDate(new Date())
-  const start = terms.start_date ? parseCalendarDate(terms.start_date) : undefined
-  const firstChargeLater = !!start && compareCalendarDates(start, today) > 0
-  return {
-    id: terms.subscription_id,
-    kind: terms.kind,
-    // Known once the service answered: the first period's transaction, or the S number of a schedule.
-    checkoutId: "",
-    startDate: formatCalendarDate(firstChargeLater && start ? start : today),
-    firstChargeLater,
   }
 }
 

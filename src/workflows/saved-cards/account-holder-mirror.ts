@@ -1,7 +1,7 @@
 import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { TW_SAVED_CARD_MODULE, type TwSavedCardModuleService } from "../../modules/tw-saved-card"
-import { SAVED_CARDS_KEY, type SavedCardFact } from "../../providers/hosted-checkout/account-holder"
+import { SAVED_CARDS_KEY, type SavedCardFact } from "../../providers/hosted-checkout/public"
 
 interface HolderRow {
   id: string

@@ -7,23 +7,24 @@ import { TW_SAVED_CARD_MODULE, type TwSavedCardModuleService } from "../../modul
 import TwSavedCardCharge, { type SavedCardChargeStatus } from "../../modules/tw-saved-card/models/saved-card-charge"
 import { TW_SUBSCRIPTION_MODULE, type TwSubscriptionModuleService } from "../../modules/tw-subscription"
 import { toTwd } from "../../providers/core/money"
-import type { HostedCheckoutApi } from "../../providers/hosted-checkout/api"
 import {
   declineMessage,
+  type HostedCheckoutApi,
   notChargedMessage,
+  PAID,
   pendingMessage,
   refundedMessage,
   refusedMessage,
   type SessionSavedCard,
   sessionSavedCard,
+  type SessionSubscription,
+  sessionSubscription,
   tokenChargeBody,
   tokenSubscriptionBody,
+  transactionFacts,
   unavailableMessage,
-} from "../../providers/hosted-checkout/saved-card-session"
-import { transactionFacts } from "../../providers/hosted-checkout/session-data"
-import { PAID } from "../../providers/hosted-checkout/status-map"
+} from "../../providers/hosted-checkout/public"
 import type { TransactionStatus } from "../../lib/hosted"
-import { type SessionSubscription, sessionSubscription } from "../../providers/hosted-checkout/subscription-session"
 import { hostedApi } from "../subscriptions/hosted-api"
 
 /**

@@ -1,6 +1,6 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
-import { HostedCheckoutApi } from "../../providers/hosted-checkout/api"
+import { HostedCheckoutApi } from "../../providers/hosted-checkout/public"
 import { pluginProvider } from "../plugin-providers"
 
 /** The hosted-checkout API of one of this plugin's providers, as the store configured it. */

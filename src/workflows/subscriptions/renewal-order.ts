@@ -5,8 +5,7 @@ import { createOrderPaymentCollectionWorkflow, createOrderWorkflow, createPaymen
 import type { Transaction } from "../../lib/hosted"
 import { TW_SUBSCRIPTION_MODULE, type TwSubscriptionModuleService } from "../../modules/tw-subscription"
 import { providerId } from "../../providers/core/provider-keys"
-import { renewalLines } from "../../providers/hosted-checkout/invoice-details"
-import { RENEWAL_CONTEXT_KEY, sealRenewalTerms } from "../../providers/hosted-checkout/subscription-session"
+import { RENEWAL_CONTEXT_KEY, renewalLines, sealRenewalTerms } from "../../providers/hosted-checkout/public"
 import { hostedApi } from "./hosted-api"
 import type { ObservedPeriod } from "./subscription-state"
 

@@ -2,7 +2,7 @@ import type { Logger } from "@medusajs/framework/types"
 import type { Subscription, Transaction } from "../../lib/hosted"
 import { InvalidRequestError, NotFoundError } from "../../lib/http"
 import { untrusted } from "../../lib/log"
-import type { HostedCheckoutApi } from "../../providers/hosted-checkout/api"
+import type { HostedCheckoutApi } from "../../providers/hosted-checkout/public"
 
 /** The store's row, as far as reading the service needs it. */
 export interface SubscriptionRef {
@@ -56,19 +56,53 @@ export async function readService(api: HostedCheckoutApi, ref: SubscriptionRef, 
     }
     throw error
   }
+  if (!fitsCheckout(candidate, ref, transactions)) {
+    logger.warn(`medusa-payment-tw: subscription ${untrusted(hint)} named by a notification does not fit ${ref.id}; ignored`)
+    return { transactions }
+  }
+  return { hid: candidate.id, subscription: candidate, transactions }
+}
+
+/** Pages of `GET /subscriptions` read at most when looking for an S number no notification gave. */
+const LIST_PAGES = 5
+
+/**
+ * The S number of a checkout no notification named (all of them lost), from
+ * the service's list: the one subscription that fits the checkout (its
+ * amount, interval, number of periods, started when its first period was
+ * paid) and that no other subscription of the store holds. None, or more
+ * than one, is no answer: the next notification of a period names it.
+ */
+export async function findInServiceList(api: HostedCheckoutApi, ref: SubscriptionRef, transactions: Transaction[], heldElsewhere: (hid: string) => Promise<boolean>): Promise<Subscription | undefined> {
+  if (firstPaidAt(transactions) === undefined) {
+    return undefined
+  }
+  const fitting: Subscription[] = []
+  let read = 0
+  for await (const candidate of api.client.subscriptions.list()) {
+    if (fitsCheckout(candidate, ref, transactions) && !(await heldElsewhere(candidate.id))) {
+      fitting.push(candidate)
+    }
+    if (++read >= LIST_PAGES * 50) {
+      break
+    }
+  }
+  return fitting.length === 1 ? fitting[0] : undefined
+}
+
+const firstPaidAt = (transactions: Transaction[]) => transactions.map((tx) => Date.parse(tx.paidAt ?? "")).filter((t) => !Number.isNaN(t)).sort()[0]
+
+/** Whether a subscription of the service is the one this checkout started: its terms, and started when its first period was paid. */
+function fitsCheckout(candidate: Subscription, ref: SubscriptionRef, transactions: Transaction[]): boolean {
   const extra = candidate as Subscription & { amount?: number; numberOfPeriods?: number }
-  const firstPaid = transactions.map((tx) => Date.parse(tx.paidAt ?? "")).filter((t) => !Number.isNaN(t)).sort()[0]
+  const firstPaid = firstPaidAt(transactions)
   const started = Date.parse(candidate.startedAt ?? "")
-  const fits =
+  return (
     (extra.amount === undefined || extra.amount === ref.amount) &&
     (candidate.paymentInterval === undefined || candidate.paymentInterval === ref.interval_months) &&
     (extra.numberOfPeriods ?? null) === ref.periods_total &&
     firstPaid !== undefined &&
     !Number.isNaN(started) &&
     Math.abs(started - firstPaid) <= STARTED_WITHIN_MS
-  if (!fits) {
-    logger.warn(`medusa-payment-tw: subscription ${untrusted(hint)} named by a notification does not fit ${ref.id}; ignored`)
-    return { transactions }
-  }
-  return { hid: candidate.id, subscription: candidate, transactions }
+  )
 }

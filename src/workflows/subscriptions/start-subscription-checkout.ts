@@ -9,7 +9,7 @@ import {
 } from "@medusajs/medusa/core-flows"
 import type { InvoiceInfo } from "../../lib/hosted"
 import { TW_SUBSCRIPTION_MODULE } from "../../modules/tw-subscription"
-import { sealSubscriptionTerms, SUBSCRIPTION_CONTEXT_KEY } from "../../providers/hosted-checkout/subscription-session"
+import { sealSubscriptionTerms, SUBSCRIPTION_CONTEXT_KEY } from "../../providers/hosted-checkout/public"
 import { cartInvoiceSessionData } from "../cart-invoice-facts"
 import { type CheckoutRequest, type CheckoutTerms, checkoutTermsStep } from "./checkout-terms"
 import { hostedApi } from "./hosted-api"

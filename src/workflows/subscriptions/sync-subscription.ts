@@ -6,13 +6,12 @@ import { untrusted } from "../../lib/log"
 import type { PeriodState } from "../../modules/tw-subscription/service"
 import type TwSubscriptionModuleService from "../../modules/tw-subscription/service"
 import type { SubscriptionStatus } from "../../modules/tw-subscription/models/subscription"
-import { awaitsFirstCharge, sessionSubscription } from "../../providers/hosted-checkout/subscription-session"
+import { awaitsFirstCharge, type HostedCheckoutApi, sessionSubscription } from "../../providers/hosted-checkout/public"
 import { processTwPaymentWorkflow } from "../process-tw-payment"
-import type { HostedCheckoutApi } from "../../providers/hosted-checkout/api"
 import { cancelAtService } from "./cancel-at-service"
 import { hostedApi } from "./hosted-api"
 import { createRenewalOrder, linkOrder, loadFirstOrder, payRenewalOrder, renewalOrderOf, subscriptionModule } from "./renewal-order"
-import { readService } from "./service-read"
+import { findInServiceList, readService } from "./service-read"
 import { observeSubscription, type ObservedPeriod, stablePeriods, subscriptionActions } from "./subscription-state"
 
 export interface SyncInput {
@@ -55,13 +54,21 @@ async function syncLocked(container: MedusaContainer, input: SyncInput): Promise
   if (!row.payment_session_id) {
     return result
   }
-  const session = await container.resolve(Modules.PAYMENT).retrievePaymentSession(row.payment_session_id, { select: ["id", "data", "status"] }).catch(() => undefined)
+  const [session] = await container.resolve(Modules.PAYMENT).listPaymentSessions({ id: row.payment_session_id }, { select: ["id", "data", "status"] })
   const data = (session?.data ?? {}) as Record<string, unknown>
   const fromCheckout = sessionSubscription(data)
   const api = hostedApi(container, row.provider_key)
   // A scheduled checkout's create call answered its S number; a monthly one's comes with a notification (a hint).
   const known = { ...row, service_subscription_id: row.service_subscription_id ?? fromCheckout?.hid ?? null }
-  const read = await readService(api, known, input.hint, logger)
+  let read = await readService(api, known, input.hint, logger)
+  if (!read.hid && (row.status === "cancelled" || !session)) {
+    // An ended checkout whose notifications were all lost: the S number from the service's list, so nothing keeps charging.
+    const heldElsewhere = async (hid: string) => (await module.listTwSubscriptions({ service_subscription_id: hid, id: { $ne: row.id } }, { take: 1, select: ["id"] })).length > 0
+    const found = await findInServiceList(api, known, read.transactions, heldElsewhere)
+    if (found) {
+      read = { ...read, hid: found.id, subscription: await api.client.subscriptions.retrieve(found.id) }
+    }
+  }
   const counted = observeSubscription(row.amount, read.transactions, read.subscription)
   // Numbered as the store already knows them: a transaction never becomes a second period.
   const observed = { ...counted, periods: stablePeriods(counted.periods, row.periods ?? []) }
@@ -82,6 +89,12 @@ async function syncLocked(container: MedusaContainer, input: SyncInput): Promise
   }
 
   // Local cancellation is final: a stale read does not undo it, and the service is brought in line below.
+  // The store also ends what it can no longer stand for while the service still charges (I3).
+  const endsNow = current.status === "cancelled" ? undefined : endReason(observed.status, firstOrder, !!session)
+  if (endsNow) {
+    current = { status: "cancelled", cancelled_at: new Date(), cancel_reason: endsNow }
+    logger.warn(`medusa-payment-tw: subscription ${row.id} ended: ${endsNow}`)
+  }
   const ended = current.status === "cancelled"
   const status = ended ? "cancelled" : observed.status
   await module.recordServiceState(
@@ -93,7 +106,8 @@ async function syncLocked(container: MedusaContainer, input: SyncInput): Promise
       next_charge_at: observed.nextChargeAt,
       card_last4: observed.cardLast4,
       first_order_id: firstOrder?.id ?? row.first_order_id,
-      ...(status === "cancelled" && !current.cancelled_at ? { cancelled_at: observed.cancelledAt ?? new Date(), cancel_reason: current.cancel_reason ?? observed.cancelReason } : {}),
+      ...(endsNow ? { cancelled_at: current.cancelled_at, cancel_reason: endsNow } : {}),
+    ...(status === "cancelled" && !current.cancelled_at ? { cancelled_at: observed.cancelledAt ?? new Date(), cancel_reason: current.cancel_reason ?? observed.cancelReason } : {}),
       synced_at: new Date(),
     },
     observed.periods.map((period) => periodState(period, firstOrder))
@@ -140,6 +154,28 @@ async function syncLocked(container: MedusaContainer, input: SyncInput): Promise
     }
   }
   return { ...result, status }
+}
+
+const CHARGING = new Set<SubscriptionStatus | "unknown">(["pending_first_charge", "active", "retrying"])
+
+/**
+ * Why the store ends a subscription the service still charges, if it must:
+ * its first order was cancelled (the merchant's cancel refunded period 1),
+ * or its checkout's payment session is gone before any order (the cart
+ * changed or was abandoned, and the page was paid anyway). Later periods
+ * would otherwise be charged with nothing in the store to show for them.
+ */
+function endReason(serviceStatus: SubscriptionStatus, firstOrder: FirstOrderState | undefined, hasCheckout: boolean): string | undefined {
+  if (!CHARGING.has(serviceStatus)) {
+    return undefined
+  }
+  if (firstOrder?.status === "canceled") {
+    return `Its first order ${firstOrder.id} was cancelled`
+  }
+  if (!firstOrder && !hasCheckout) {
+    return "Its checkout was replaced or abandoned before an order was placed"
+  }
+  return undefined
 }
 
 /** Money of a period nothing in the store stands for: returned, from a fresh read (never twice: the read shows a refund). */

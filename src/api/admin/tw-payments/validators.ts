@@ -1,5 +1,5 @@
 import type { z } from "zod"
-import { remitInfoSchema } from "../../../providers/hosted-checkout/session-data"
+import { remitInfoSchema } from "../../../providers/hosted-checkout/public"
 import { pluginSchema } from "../../plugin-schema"
 
 /** Body of `POST /admin/tw-payments/:payment_id/remittance`: the provider's own schema of a bank account. */

@@ -3,13 +3,12 @@ import {
   declineMessage,
   notChargedMessage,
   refusedMessage,
-  savedCardOfCustomer,
   sessionSavedCard,
   tokenChargeBody,
   tokenSubscriptionBody,
-  updatedSavedCardSession,
   unavailableMessage,
 } from "../saved-card-session"
+import { savedCardOfCustomer, updatedSavedCardSession } from "../sessions/saved-card"
 
 const options = parseHostedCheckoutOptions({
   apiToken: "sandbox-hosted-token-demo-shop-0001",

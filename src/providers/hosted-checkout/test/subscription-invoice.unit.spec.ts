@@ -2,7 +2,8 @@ import type { HostedCheckoutClient } from "../../../lib/hosted"
 import { renewalLines } from "../invoice-details"
 import { parseHostedCheckoutOptions } from "../options"
 import { tokenSubscriptionBody } from "../saved-card-session"
-import { openSubscriptionCheckout, type SubscriptionTerms } from "../subscription-session"
+import { openSubscriptionCheckout } from "../sessions/subscription"
+import type { SubscriptionTerms } from "../subscription-session"
 
 /**
  * With e-invoices on, a subscription is invoiced on the cart's lines, as a
@@ -53,13 +54,11 @@ function fakeClient() {
   return { bodies, client: fake }
 }
 
-const logger = { info() {}, warn() {}, error() {}, debug() {} } as never
-
 describe("subscriptions are invoiced on the cart's lines", () => {
   it.each(["monthly", "scheduled"] as const)("a %s page sends the cart's lines and says which lines it was invoiced on", async (kind) => {
     const { bodies, client } = fakeClient()
     const opened = await openSubscriptionCheckout(
-      { client, options, logger, productLine },
+      { client, options, productLine },
       { sessionId: "payses_1", amount: 1200, terms: terms(kind), customer: customer as never, returnPath: undefined, invoice: undefined, lines }
     )
     expect(bodies[0].productDetails).toEqual(invoiced)
@@ -69,7 +68,7 @@ describe("subscriptions are invoiced on the cart's lines", () => {
   it("without e-invoices, a page sends the one product line and keeps no invoice lines", async () => {
     const { bodies, client } = fakeClient()
     const opened = await openSubscriptionCheckout(
-      { client, options: { ...options, einvoice: false }, logger, productLine },
+      { client, options: { ...options, einvoice: false }, productLine },
       { sessionId: "payses_1", amount: 1200, terms: terms("monthly"), customer: customer as never, returnPath: undefined, invoice: undefined, lines }
     )
     expect(bodies[0].productDetails).toEqual([productLine(1200)])
@@ -84,7 +83,7 @@ describe("subscriptions are invoiced on the cart's lines", () => {
   it("lines that cannot make the amount give the one product line, as for one-time pages", async () => {
     const { bodies, client } = fakeClient()
     await openSubscriptionCheckout(
-      { client, options, logger, productLine },
+      { client, options, productLine },
       { sessionId: "payses_1", amount: 1500, terms: { ...terms("monthly"), amount: 1500 }, customer: customer as never, returnPath: undefined, invoice: undefined, lines }
     )
     expect(bodies[0].productDetails).toEqual([productLine(1500)])

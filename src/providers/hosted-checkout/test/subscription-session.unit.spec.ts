@@ -5,12 +5,12 @@ import {
   openSubscriptionTerms,
   RENEWAL_CONTEXT_KEY,
   type RenewalTerms,
-  renewalPayment,
   sealRenewalTerms,
   sealSubscriptionTerms,
   SUBSCRIPTION_CONTEXT_KEY,
   type SubscriptionTerms,
 } from "../subscription-session"
+import { renewalPayment } from "../sessions/renewal"
 
 const attestor = new Attestor("sandbox-hosted-token-demo-shop-0001")
 const terms: SubscriptionTerms = {

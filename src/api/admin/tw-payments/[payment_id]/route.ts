@@ -1,8 +1,7 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError, Modules } from "@medusajs/framework/utils"
 import { isProviderOf } from "../../../../providers/core/provider-keys"
-import { DEFAULT_INVOICE_SUMMARY, invoiceSummary } from "../../../../providers/hosted-checkout/invoice"
-import { type HostedSessionData, maskAccount } from "../../../../providers/hosted-checkout/session-data"
+import { DEFAULT_INVOICE_SUMMARY, type HostedSessionData, invoiceSummary, maskAccount } from "../../../../providers/hosted-checkout/public"
 import type { TwPaymentResponse } from "../../../../shared/payment-views"
 
 /**

@@ -2,7 +2,7 @@ import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/frame
 import type { UpdatePaymentDTO } from "@medusajs/framework/types"
 import { MedusaError, Modules } from "@medusajs/framework/utils"
 import { isProviderOf } from "../../../../../providers/core/provider-keys"
-import { maskAccount } from "../../../../../providers/hosted-checkout/session-data"
+import { maskAccount } from "../../../../../providers/hosted-checkout/public"
 import type { RemittanceFields } from "../../../../../shared/payment-views"
 import type { AdminTwPaymentRemittanceType } from "../../validators"
 

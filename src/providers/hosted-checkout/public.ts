@@ -1,0 +1,33 @@
+/**
+ * What the plugin's routes, workflows, jobs and subscribers use of the hosted
+ * provider; everything else in this folder is the provider's own (eslint
+ * refuses a deeper import from those folders).
+ */
+export { SAVED_CARDS_KEY, type SavedCardFact } from "./account-holder"
+export { HostedCheckoutApi } from "./api"
+export { DEFAULT_INVOICE_SUMMARY, invoiceSummary } from "./invoice"
+export { renewalLines } from "./invoice-details"
+export { parseHostedCheckoutOptions } from "./options"
+export {
+  declineMessage,
+  notChargedMessage,
+  pendingMessage,
+  refundedMessage,
+  refusedMessage,
+  type SessionSavedCard,
+  sessionSavedCard,
+  tokenChargeBody,
+  tokenSubscriptionBody,
+  unavailableMessage,
+} from "./saved-card-session"
+export { type HostedSessionData, maskAccount, remitInfoSchema, transactionFacts } from "./session-data"
+export { PAID } from "./status-map"
+export {
+  awaitsFirstCharge,
+  RENEWAL_CONTEXT_KEY,
+  sealRenewalTerms,
+  sealSubscriptionTerms,
+  type SessionSubscription,
+  sessionSubscription,
+  SUBSCRIPTION_CONTEXT_KEY,
+} from "./subscription-session"
