@@ -42,7 +42,13 @@ export default async function reconcileTwSubscriptions(container: MedusaContaine
     const stale = await module.listTwSubscriptions(
       {
         provider_key: provider.key,
-        $or: [{ status: LIVE }, { status: "cancelled", next_charge_at: { $ne: null } }, { status: "pending", payment_session_id: { $ne: null }, created_at: { $gte: new Date(now.getTime() - PENDING_FOR_MS) } }],
+        $or: [
+          { status: LIVE },
+          { status: "cancelled", next_charge_at: { $ne: null } },
+          // Cancelled before the store knew its page was paid: the page may have started a subscription at the service.
+          { status: "cancelled", service_subscription_id: null, payment_session_id: { $ne: null }, created_at: { $gte: new Date(now.getTime() - PENDING_FOR_MS) } },
+          { status: "pending", payment_session_id: { $ne: null }, created_at: { $gte: new Date(now.getTime() - PENDING_FOR_MS) } },
+        ],
       },
       { take: budget, order: { updated_at: "ASC" }, select: ["id"] }
     )

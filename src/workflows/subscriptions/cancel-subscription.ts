@@ -112,6 +112,22 @@ const releaseCheckoutStep = createStep(
 )
 
 /**
+ * After a checkout not yet known to be paid was released: its page may have
+ * been paid already (a notification still on its way, or lost), which
+ * started a subscription at the service. The sync reads the service, finds
+ * that subscription and cancels it. Not undone and never failing the
+ * cancellation: the reconciliation runs the same sync again.
+ */
+const syncReleasedCheckoutStep = createStep("sync-released-tw-subscription-checkout", async (id: string, { container }) => {
+  try {
+    await syncSubscription(container, { subscriptionId: id })
+  } catch (error) {
+    container.resolve(ContainerRegistrationKeys.LOGGER).warn(`medusa-payment-tw: subscription ${id} cancelled; the service is read again by the reconciliation: ${(error as Error).message}`)
+  }
+  return new StepResponse(undefined)
+})
+
+/**
  * Cancels a subscription, by its customer or the merchant: under the
  * subscription's lock (no period is recorded meanwhile), the store's row
  * first (undone if what follows fails), then the service's subscription, or
@@ -134,6 +150,9 @@ export const cancelTwSubscriptionWorkflow = createWorkflow(cancelTwSubscriptionW
     releaseCheckoutStep(row)
   })
   releaseLockStep({ key: lockKey })
+  when("tw-sync-released-checkout", { row }, ({ row }) => !row.hid).then(() => {
+    syncReleasedCheckoutStep(input.subscription_id)
+  })
   const subscriptionCancelled = createHook("subscriptionCancelled", { subscription_id: input.subscription_id, by: input.by })
   return new WorkflowResponse({ subscription_id: input.subscription_id }, { hooks: [subscriptionCancelled] })
 })

@@ -65,12 +65,17 @@ export async function readService(api: HostedCheckoutApi, ref: SubscriptionRef, 
 
 /** Pages of `GET /subscriptions` read at most when looking for an S number no notification gave. */
 const LIST_PAGES = 5
+/** Without an id from the service, only a subscription started with the checkout's payment itself fits. */
+const LISTED_STARTED_WITHIN_MS = 60_000
+/** Only a subscription that can still charge needs finding. */
+const STILL_CHARGING = new Set<Subscription["status"]>(["pending", "trialing", "active", "retrying"])
 
 /**
  * The S number of a checkout no notification named (all of them lost), from
- * the service's list: the one subscription that fits the checkout (its
- * amount, interval, number of periods, started when its first period was
- * paid) and that no other subscription of the store holds. None, or more
+ * the service's list: the one subscription still charging that fits the
+ * checkout (its amount, interval, number of periods, started within a minute
+ * of its first period's payment) and that no other subscription of the store
+ * holds. None, or more
  * than one, is no answer: the next notification of a period names it.
  */
 export async function findInServiceList(api: HostedCheckoutApi, ref: SubscriptionRef, transactions: Transaction[], heldElsewhere: (hid: string) => Promise<boolean>): Promise<Subscription | undefined> {
@@ -80,7 +85,7 @@ export async function findInServiceList(api: HostedCheckoutApi, ref: Subscriptio
   const fitting: Subscription[] = []
   let read = 0
   for await (const candidate of api.client.subscriptions.list()) {
-    if (fitsCheckout(candidate, ref, transactions) && !(await heldElsewhere(candidate.id))) {
+    if (STILL_CHARGING.has(candidate.status) && fitsCheckout(candidate, ref, transactions, LISTED_STARTED_WITHIN_MS) && !(await heldElsewhere(candidate.id))) {
       fitting.push(candidate)
     }
     if (++read >= LIST_PAGES * 50) {
@@ -93,7 +98,7 @@ export async function findInServiceList(api: HostedCheckoutApi, ref: Subscriptio
 const firstPaidAt = (transactions: Transaction[]) => transactions.map((tx) => Date.parse(tx.paidAt ?? "")).filter((t) => !Number.isNaN(t)).sort()[0]
 
 /** Whether a subscription of the service is the one this checkout started: its terms, and started when its first period was paid. */
-function fitsCheckout(candidate: Subscription, ref: SubscriptionRef, transactions: Transaction[]): boolean {
+function fitsCheckout(candidate: Subscription, ref: SubscriptionRef, transactions: Transaction[], within = STARTED_WITHIN_MS): boolean {
   const extra = candidate as Subscription & { amount?: number; numberOfPeriods?: number }
   const firstPaid = firstPaidAt(transactions)
   const started = Date.parse(candidate.startedAt ?? "")
@@ -103,6 +108,6 @@ function fitsCheckout(candidate: Subscription, ref: SubscriptionRef, transaction
     (extra.numberOfPeriods ?? null) === ref.periods_total &&
     firstPaid !== undefined &&
     !Number.isNaN(started) &&
-    Math.abs(started - firstPaid) <= STARTED_WITHIN_MS
+    Math.abs(started - firstPaid) <= within
   )
 }
