@@ -760,8 +760,8 @@ async function capturedPaymentsByTx(world: World, since: number) {
 
 /**
  * After the checks: ends what the sequence left at the service that would keep charging in later
- * sequences, and retires its still-open sessions and subscriptions (`canceled`/`cancelled`, straight in the
- * database), so that later sequences' reconciliation walks only their own instead of up to 50 stale ones at
+ * sequences, and retires its still-open sessions and subscriptions (`canceled`, and subscriptions
+ * soft-deleted, straight in the database), so that later sequences' reconciliation walks only their own instead of up to 50 stale ones at
  * 5 reads/s (and, for subscriptions, within a budget taken oldest first, which would miss the new ones).
  */
 export async function cleanUp(model: Model, real: Real) {
@@ -772,7 +772,8 @@ export async function cleanUp(model: Model, real: Real) {
   // The same for its subscriptions, which reconcile-tw-subscriptions walks oldest first within a budget.
   const subscriptionIds = model.carts.map((c) => c.subscriptionId).filter((id): id is string => !!id)
   if (subscriptionIds.length) {
-    await sql(real.world)("tw_subscription").whereIn("id", subscriptionIds).update({ status: "cancelled", next_charge_at: null })
+    // Soft-deleted, not cancelled: the job also reads cancelled ones whose page may have started a subscription.
+    await sql(real.world)("tw_subscription").whereIn("id", subscriptionIds).update({ status: "cancelled", next_charge_at: null, deleted_at: new Date() })
   }
   await control(real.world.sandbox, "DELETE", "/faults")
   const sessionIds = new Set(model.carts.flatMap((c) => c.sessions.map((s) => s.id)))
