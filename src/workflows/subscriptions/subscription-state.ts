@@ -194,7 +194,7 @@ export type SubscriptionAction =
   | { kind: "refund-period"; period: ObservedPeriod }
 
 /** Service states in which the subscription can still charge. */
-const CHARGING = new Set<SubscriptionStatus>(["pending_first_charge", "active", "retrying"])
+export const CHARGING: ReadonlySet<SubscriptionStatus> = new Set(["pending_first_charge", "active", "retrying"])
 
 /**
  * What to do in the store. Period 1 is the first order, placed by the

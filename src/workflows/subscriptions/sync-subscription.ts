@@ -12,7 +12,7 @@ import { cancelAtService } from "./cancel-at-service"
 import { hostedApi } from "./hosted-api"
 import { createRenewalOrder, linkOrder, loadFirstOrder, payRenewalOrder, renewalOrderOf, subscriptionModule } from "./renewal-order"
 import { findInServiceList, readService } from "./service-read"
-import { observeSubscription, type ObservedPeriod, stablePeriods, subscriptionActions } from "./subscription-state"
+import { CHARGING, observeSubscription, type ObservedPeriod, stablePeriods, subscriptionActions } from "./subscription-state"
 
 export interface SyncInput {
   subscriptionId: string
@@ -155,8 +155,6 @@ async function syncLocked(container: MedusaContainer, input: SyncInput): Promise
   }
   return { ...result, status }
 }
-
-const CHARGING = new Set<SubscriptionStatus | "unknown">(["pending_first_charge", "active", "retrying"])
 
 /**
  * Why the store ends a subscription the service still charges, if it must:
