@@ -518,6 +518,21 @@ medusaIntegrationTestRunner({
       expect(await detail(data.subscription.id)).toMatchObject({ status: "cancelled", service_subscription_id: expect.stringMatching(/^S/) })
     })
 
+    it("an active subscription whose notifications were all lost can still be cancelled at once: its S number is found in the service's list", async () => {
+      const { variantId, planId } = await productWithPlan({ title: "Monthly", kind: "monthly" }, 1235)
+      const headers = await customer("cancel-unnumbered@example.test")
+      await control(env.sandbox, "POST", "/faults", { kind: "drop", purpose: "charge", count: 1000 })
+      const { cartId, subscriptionId, session } = await subscribe(headers, variantId, planId)
+      await api.post(`/store/carts/${cartId}/complete`, {}, { headers })
+      await control(env.sandbox, "DELETE", "/faults")
+      await waitForSubscription(subscriptionId, (s) => s.status === "active" && !!s.first_order_id, "the first order")
+      expect((await detail(subscriptionId)).service_subscription_id).toBeNull()
+
+      const { data } = await api.post(`/store/customers/me/tw-subscriptions/${subscriptionId}/cancel`, {}, { headers })
+      expect(data.subscription).toMatchObject({ status: "cancelled", service_subscription_id: expect.stringMatching(/^S/) })
+      expect((await serviceSubscriptionsOf(session.id)).map((s) => s.status)).toEqual(["cancelled"])
+    })
+
     it("a subscription checkout whose cart changed (its session dropped) and whose old page is paid anyway: refunded and ended at the service too (I3)", async () => {
       const { variantId, planId } = await productWithPlan({ title: "Monthly", kind: "monthly" })
       const other = await productWithPlan({ title: "Other", kind: "monthly" }, 300)

@@ -26,7 +26,7 @@ const learnServiceNumberStep = createStep("learn-tw-subscription-number", async 
     throw alreadyOver(row)
   }
   if (!row.service_subscription_id && row.status !== "pending") {
-    await syncSubscription(container, { subscriptionId: id })
+    await syncSubscription(container, { subscriptionId: id, findNumber: true })
   }
   return new StepResponse(undefined)
 })

@@ -18,6 +18,8 @@ export interface SyncInput {
   subscriptionId: string
   /** An S number a notification named (a hint, checked against the read). */
   hint?: string
+  /** Look for the S number in the service's list when no notification gave it (a cancel needs it). */
+  findNumber?: boolean
 }
 
 export interface SyncResult {
@@ -61,8 +63,8 @@ async function syncLocked(container: MedusaContainer, input: SyncInput): Promise
   // A scheduled checkout's create call answered its S number; a monthly one's comes with a notification (a hint).
   const known = { ...row, service_subscription_id: row.service_subscription_id ?? fromCheckout?.hid ?? null }
   let read = await readService(api, known, input.hint, logger)
-  if (!read.hid && (row.status === "cancelled" || !session)) {
-    // An ended checkout whose notifications were all lost: the S number from the service's list, so nothing keeps charging.
+  if (!read.hid && (row.status === "cancelled" || !session || input.findNumber)) {
+    // An ended checkout (or one being cancelled) whose notifications were all lost: the S number from the service's list.
     const heldElsewhere = async (hid: string) => (await module.listTwSubscriptions({ service_subscription_id: hid, id: { $ne: row.id } }, { take: 1, select: ["id"] })).length > 0
     const found = await findInServiceList(api, known, read.transactions, heldElsewhere)
     if (found) {
