@@ -40,7 +40,8 @@ export interface CompletePaidCartInput {
   observation: PaymentObservation
 }
 
-async function placedOrder(container: MedusaContainer, cartId: string): Promise<string | undefined> {
+/** The order a cart was completed into, if any (core keeps the link in `order_cart`). */
+export async function placedOrder(container: MedusaContainer, cartId: string): Promise<string | undefined> {
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const { data } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: cartId } })
   return data[0]?.order_id

@@ -1,8 +1,9 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { Modules } from "@medusajs/framework/utils"
 import type { PaymentObservation } from "../../providers/core/payment-api"
 import { TW_SUBSCRIPTION_MODULE, type TwSubscriptionModuleService } from "../../modules/tw-subscription"
 import { pluginProvider } from "../plugin-providers"
+import { placedOrder } from "./complete-paid-cart"
 
 export interface UnfulfillablePayment {
   cartId: string
@@ -27,13 +28,11 @@ export async function returnUnfulfillablePayment(container: MedusaContainer, { c
   if (!api) {
     return
   }
-  const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const payments = container.resolve(Modules.PAYMENT)
   const returned = await container.resolve(Modules.LOCKING).execute(
     cartId,
     async () => {
-      const { data: placed } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: cartId } })
-      if (placed.length) {
+      if (await placedOrder(container, cartId)) {
         return false
       }
       const record = async (facts: Record<string, unknown>) => {

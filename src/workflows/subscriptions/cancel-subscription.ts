@@ -1,7 +1,9 @@
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import { createHook, createStep, createWorkflow, StepResponse, transform, when, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import { acquireLockStep, releaseLockStep } from "@medusajs/medusa/core-flows"
+import { untrusted } from "../../lib/log"
 import type { SubscriptionStatus } from "../../modules/tw-subscription/models/subscription"
+import { placedOrder } from "../steps/complete-paid-cart"
 import { cancelAtService } from "./cancel-at-service"
 import { subscriptionModule } from "./renewal-order"
 import { subscriptionLockKey, syncSubscription } from "./sync-subscription"
@@ -91,12 +93,10 @@ const releaseCheckoutStep = createStep(
     if (!payment_session_id) {
       return new StepResponse(undefined)
     }
-    const query = container.resolve(ContainerRegistrationKeys.QUERY)
     await container.resolve(Modules.LOCKING).execute(
       cart_id,
       async () => {
-        const { data: placed } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id } })
-        if (placed.length) {
+        if (await placedOrder(container, cart_id)) {
           throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Subscription ${id} has just started (its first order was placed); nothing was changed. Try again in a minute.`)
         }
         const payments = container.resolve(Modules.PAYMENT)
@@ -122,7 +122,7 @@ const syncReleasedCheckoutStep = createStep("sync-released-tw-subscription-check
   try {
     await syncSubscription(container, { subscriptionId: id })
   } catch (error) {
-    container.resolve(ContainerRegistrationKeys.LOGGER).warn(`medusa-payment-tw: subscription ${id} cancelled; the service is read again by the reconciliation: ${(error as Error).message}`)
+    container.resolve(ContainerRegistrationKeys.LOGGER).warn(`medusa-payment-tw: subscription ${id} cancelled; the service is read again by the reconciliation: ${untrusted((error as Error).message, 300)}`)
   }
   return new StepResponse(undefined)
 })
