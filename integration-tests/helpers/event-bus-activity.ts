@@ -35,20 +35,31 @@ interface LocalEventBus {
   addInterceptor(interceptor: (message: unknown, context?: { isGrouped?: boolean }) => void): unknown
 }
 
+/** The part of `@medusajs/event-bus-redis`'s service this reads: its BullMQ queue (`queue_`, not public API). */
+interface RedisEventBus {
+  queue_: { getJobCounts(...states: string[]): Promise<Record<string, number>> }
+  emit(events: BusEvent | BusEvent[], options?: unknown): Promise<void>
+}
+
 type Listener = (...args: unknown[]) => unknown
 
 const watched = new WeakMap<object, EventBusActivity>()
 
 /** Starts counting (once per app; later calls return the same counter). Call it before the events of interest. */
 export function watchEventBus(container: MedusaContainer): EventBusActivity {
-  const bus = container.resolve(Modules.EVENT_BUS) as unknown as LocalEventBus
+  const bus = container.resolve(Modules.EVENT_BUS) as unknown as LocalEventBus | RedisEventBus
   const existing = watched.get(bus)
   if (existing) {
     return existing
   }
+  if ("queue_" in bus) {
+    const activity = watchRedisQueue(bus)
+    watched.set(bus, activity)
+    return activity
+  }
   const emitter = bus.eventEmitter_
   if (!emitter) {
-    throw new Error("watchEventBus knows the local event bus only (the test app's default); this app runs another event bus")
+    throw new Error("watchEventBus knows the local and the Redis event bus only; this app runs another event bus")
   }
 
   let emitted = 0
@@ -120,4 +131,44 @@ export function watchEventBus(container: MedusaContainer): EventBusActivity {
   }
   watched.set(bus, activity)
   return activity
+}
+
+/** The jobs of the Redis bus's queue that are still to run: delayed (a delivery's wait, a retry's backoff), queued, running. */
+const PENDING_STATES = ["waiting", "delayed", "active", "prioritized", "waiting-children", "paused"]
+
+/**
+ * The same for the production profile's Redis event bus (an app with REDIS_URL): every event
+ * becomes a BullMQ job, so the queue's counts say what is left. Polled, since BullMQ
+ * tells no listener in this process when a job of another worker ends.
+ */
+function watchRedisQueue(bus: RedisEventBus): EventBusActivity {
+  let emitted = 0
+  const emit = bus.emit.bind(bus)
+  bus.emit = (events, options) => {
+    emitted += [events].flat().filter((event) => !event.metadata?.eventGroupId).length
+    return emit(events, options)
+  }
+  let lastPending = 0
+  const pending = async () => {
+    const counts = await bus.queue_.getJobCounts(...PENDING_STATES)
+    lastPending = Object.values(counts).reduce((sum, n) => sum + n, 0)
+    return lastPending
+  }
+  return {
+    get emitted() {
+      return emitted
+    },
+    idle: () => lastPending === 0,
+    async whenIdle(timeoutMs, waitingFor) {
+      const deadline = Date.now() + timeoutMs
+      // Twice empty in a row: a subscriber that just ended may be about to add the next job.
+      for (let empty = 0; empty < 2; ) {
+        empty = (await pending()) === 0 ? empty + 1 : 0
+        if (Date.now() > deadline) {
+          throw new Error(`timed out after ${Math.round(timeoutMs / 1000)} s waiting for ${waitingFor}: ${lastPending} job(s) of the Redis event bus still to run`)
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+    },
+  }
 }

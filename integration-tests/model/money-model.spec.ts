@@ -1,6 +1,10 @@
 import type { ExecArgs } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import fc from "fast-check"
+import { type RedisHandle, startRedis } from "../../scripts/redis"
 import seedDemo from "../../scripts/demo/seed"
 import { adminToken, control, HOOK_PATH, useSandbox } from "../helpers/hosted-store"
 import { watchStore } from "../helpers/settle"
@@ -15,7 +19,9 @@ import { cleanUp, moneyCommands, preludes, reconcileAndCheck, runPrelude, setAva
  * MONEY_MODEL_RUNS (sequences), MONEY_MODEL_SEED (replay), MONEY_MODEL_MAX_COMMANDS (sequence length),
  * MONEY_MODEL_SHRINK=0 (report the first failing sequence unshrunk), MONEY_MODEL_TRACE=1 (print every sequence),
  * MONEY_MODEL_SURVEY=1 (run every sequence, list each failing one unshrunk at the end),
- * MONEY_MODEL_SABOTAGE=I1|I2|I3|I5|I6 (the checks' self-test: the harness breaks that invariant; the run must fail). `npm run money-model -- --runs N --seed S`.
+ * MONEY_MODEL_SABOTAGE=I1|I2|I3|I5|I6 (the checks' self-test: the harness breaks that invariant; the run must fail),
+ * MONEY_MODEL_PROFILE=production (the app on Redis: event bus, workflow engine and locking, as `medusa-config.ts` registers
+ * them for REDIS_URL; one process in shared mode). `npm run money-model -- --runs N --seed S [--profile production]`.
  */
 const RUNS = Number(process.env.MONEY_MODEL_RUNS || 100)
 const SEED = process.env.MONEY_MODEL_SEED ? Number(process.env.MONEY_MODEL_SEED) : Math.floor(Math.random() * 2 ** 31)
@@ -28,18 +34,33 @@ const TRACE = process.env.MONEY_MODEL_TRACE === "1"
 /** Stock available to each sequence at its start (both stocked products). */
 const START_STOCK = 2
 
+const PROFILE = process.env.MONEY_MODEL_PROFILE || "default"
+
 jest.setTimeout(4 * 3600_000)
 // The reconciliation runs only after a sequence: lost notifications must stay lost until then.
 process.env.TW_RECONCILIATION = "off"
 const env = useSandbox()
 
+if (PROFILE === "production") {
+  // Before the app boots (the runner's own beforeAll comes later): medusa-config.ts reads REDIS_URL when loaded.
+  let redis: RedisHandle | undefined
+  beforeAll(async () => {
+    redis = await startRedis({ dir: join(mkdtempSync(join(tmpdir(), "mptw-model-")), "redis") })
+    process.env.REDIS_URL = redis.url
+  }, 120_000)
+  afterAll(() => redis?.stop())
+} else if (PROFILE !== "default") {
+  throw new Error(`MONEY_MODEL_PROFILE must be default or production, not "${PROFILE}"`)
+}
+
 storeTestRunner({
   inApp: true,
   env: {},
   testSuite: ({ api, getContainer }) => {
-    it(`money invariants I1, I2, I3, I5, I6 hold after random sequences (${RUNS} runs, seed ${SEED})`, async () => {
+    it(`money invariants I1, I2, I3, I5, I6 hold after random sequences (${RUNS} runs, seed ${SEED}, ${PROFILE} profile)`, async () => {
       const world = await buildWorld(api, getContainer())
-      console.log(`money model: ${RUNS} sequences of at most ${MAX_COMMANDS} commands, seed ${SEED} (replay: npm run money-model -- --runs ${RUNS} --seed ${SEED})`)
+      const replay = `npm run money-model -- --runs ${RUNS} --seed ${SEED}${PROFILE === "default" ? "" : ` --profile ${PROFILE}`}`
+      console.log(`money model: ${RUNS} sequences of at most ${MAX_COMMANDS} commands, seed ${SEED}, ${PROFILE} profile (replay: ${replay})`)
       const durations: number[] = []
       /** The trace of the last sequence that failed (the shrunk one, once shrinking ends). */
       let lastFailed: string | undefined
@@ -79,7 +100,7 @@ storeTestRunner({
       const sorted = [...durations].sort((a, b) => a - b)
       const at = (q: number) => ((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0) / 1000).toFixed(1)
       console.log(
-        `money model: ${durations.length} sequences run (${details.numRuns} passed before any failure, ${details.numShrinks} shrinks) in ${seconds.toFixed(0)} s: ${mean.toFixed(1)} s per sequence (median ${at(0.5)} s, p90 ${at(0.9)} s, max ${at(1)} s)`
+        `money model (${PROFILE} profile, seed ${SEED}): ${durations.length} sequences run (${details.numRuns} passed before any failure, ${details.numShrinks} shrinks) in ${seconds.toFixed(0)} s: ${mean.toFixed(1)} s per sequence (median ${at(0.5)} s, p90 ${at(0.9)} s, max ${at(1)} s)`
       )
       if (surveyed.length) {
         const message = `money model (survey, seed ${SEED}): ${surveyed.length} of ${durations.length} sequences broke an invariant:\n\n${surveyed.join("\n\n")}`
