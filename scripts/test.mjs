@@ -100,8 +100,8 @@ const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(0)} s`
 
 for (const suite of suites) {
   const suiteStarted = Date.now()
-  const outputFile = join(outDir, `${suite}.json`)
-  rmSync(outputFile, { force: true })
+  // Per runner process: runs started side by side (a long model run next to a test file) keep their own results.
+  const outputFile = join(outDir, `${suite}.${process.pid}.json`)
   console.log(`\n=== ${suite} tests ===`)
   const run = await runJest(["node_modules/jest/bin/jest.js", "--json", `--outputFile=${outputFile}`, "--forceExit", ...jestArgs], {
     ...process.env,
@@ -112,6 +112,7 @@ for (const suite of suites) {
   let result
   try {
     result = JSON.parse(readFileSync(outputFile, "utf8"))
+    rmSync(outputFile)
   } catch {
     console.error(`${suite}: jest wrote no results (exit ${run.status})`)
     broken = true
