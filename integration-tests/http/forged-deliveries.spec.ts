@@ -1,18 +1,40 @@
-import { adminToken, card, control, createProductWithPlan, HOOK_PATH, payPage, seedStore, settle, type Store, SUCCESS_CARD, useSandbox, waitFor } from "../helpers/hosted-store"
+import {
+  adminToken,
+  card,
+  control,
+  createCart,
+  createProductWithPlan,
+  expectOneCapturedOrder,
+  HOOK_PATH,
+  orderOfCart,
+  payPage,
+  seedStore,
+  settle,
+  startPayment,
+  type Store,
+  SUCCESS_CARD,
+  transactionReads,
+  useSandbox,
+  waitFor,
+} from "../helpers/hosted-store"
 import { storeTestRunner } from "../helpers/store-runner"
 
 jest.setTimeout(240_000)
 // Only a notification can bring the store up to date here.
 process.env.TW_RECONCILIATION = "off"
+// A delivery delay of whole seconds (the tests' default is 0.5 s): the read window of unsigned bodies is that long.
+const DELIVERY_DELAY_MS = 3_000
+process.env.TW_DELIVERY_DELAY_MS = String(DELIVERY_DELAY_MS)
 const env = useSandbox()
 
 /** Well below the reconciliation's minute: only the notification can change the store this soon. */
 const PROMPTLY_MS = 15_000
 
 /**
- * Unsigned notifications of the subscription branch: a forged one is read
- * against the service like any other, and never marks the real one that
- * follows as a repeat (issue 21, I6). The payment branch's are in pipeline.spec.ts.
+ * Unsigned notifications: a forged one is read against the service like any
+ * other, and never marks the real one that follows as a repeat (issue 21, I6);
+ * the bodies naming one id cost at most one read per delivery delay. The
+ * payment branch's single forgeries are in pipeline.spec.ts.
  */
 storeTestRunner({
   inApp: true,
@@ -69,6 +91,56 @@ storeTestRunner({
       } finally {
         await merchant({ newEventOption: false })
       }
+    })
+
+    /** An unsigned `charge` notification as anyone can send it: the transaction id is in every storefront's session data. */
+    const forgeCharged = (session: { id: string; data: { transactionId: string; transactionHid: string } }, amount: number) =>
+      api.post(HOOK_PATH, {
+        purpose: "charge",
+        id: session.data.transactionId,
+        transactionId: session.data.transactionId,
+        transactionHid: session.data.transactionHid,
+        merchantId: env.sandbox.defaultMerchant.merchantId,
+        orderId: session.id,
+        customId: session.id,
+        action: "onetime",
+        status: "charged",
+        success: true,
+        amount,
+        currency: "twd",
+      })
+
+    it("a flood of forged charged notifications for one unpaid transaction costs one read, and the real one still places the order promptly", async () => {
+      const cart = await createCart(getContainer(), store, 900)
+      const { collectionId, session } = await startPayment(api, store, cart.id)
+      const before = await transactionReads(env.sandbox)
+      const answers = await Promise.all(Array.from({ length: 10 }, () => forgeCharged(session, 900)))
+      expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200))
+      await settle()
+      expect(await orderOfCart(getContainer(), cart.id)).toBeUndefined()
+      // Ten bodies within one delivery delay: the first copy's read covers the nine others.
+      expect((await transactionReads(env.sandbox)) - before).toBe(1)
+
+      const paying = await transactionReads(env.sandbox)
+      await payPage(session.data.checkoutUrl, card(SUCCESS_CARD))
+      await waitFor(async () => (await orderOfCart(getContainer(), cart.id))?.payment_collections?.[0]?.payments?.[0]?.captured_at, "the order from the real notification", PROMPTLY_MS)
+      await expectOneCapturedOrder(getContainer(), cart.id, collectionId)
+      expect((await transactionReads(env.sandbox)) - paying).toBe(1)
+    })
+
+    it("a real notification that arrives while a forgery waits out its delay is covered by the forgery's read, which places the order", async () => {
+      const cart = await createCart(getContainer(), store, 950)
+      const { collectionId, session } = await startPayment(api, store, cart.id)
+      const before = await transactionReads(env.sandbox)
+      const forgedAt = Date.now()
+      expect((await forgeCharged(session, 950)).status).toBe(200)
+      // Paid before the forgery is handled: its read, made after the real notification arrived, finds the payment.
+      await payPage(session.data.checkoutUrl, card(SUCCESS_CARD))
+      expect(Date.now() - forgedAt).toBeLessThan(DELIVERY_DELAY_MS)
+      await waitFor(async () => (await orderOfCart(getContainer(), cart.id))?.payment_collections?.[0]?.payments?.[0]?.captured_at, "the order", PROMPTLY_MS)
+      await settle()
+      await expectOneCapturedOrder(getContainer(), cart.id, collectionId)
+      expect((await transactionReads(env.sandbox)) - before).toBe(1)
     })
   },
 })

@@ -12,6 +12,7 @@ const LEASE_SECONDS = 180
 const lockingOf = (container: MedusaContainer): ILockingModule => container.resolve(Modules.LOCKING)
 const claimKey = (provider: string, key: string) => `medusa-payment-tw:delivery:${provider}:${key}`
 const leaseKey = (provider: string, scope: string) => `medusa-payment-tw:delivery-lease:${provider}:${scope}`
+const readWindowKey = (provider: string, scope: string) => `medusa-payment-tw:delivery-read:${provider}:${scope}`
 
 export interface DeliveryClaim {
   /** Gives the delivery back, so a retry of it is processed (after a failure). */
@@ -62,10 +63,21 @@ export interface DeliveryOnce {
    * instead of holding a slot while waiting.
    */
   queuedElsewhere?: boolean
+  /**
+   * The milliseconds every copy waits between its arrival and its handling
+   * (the intake's delay). A read of the scope that began within that time
+   * began after an unverified copy (an unsigned body) arrived, so it already
+   * saw whatever that copy can report: the copy is skipped unread. So one id
+   * costs at most one read per delay, however many bodies name it, and a real
+   * delivery is never held back: the read that covers it came after it did.
+   */
+  delayMs?: number
+  /** Verified by its signature: its key is a fact, and it is never skipped as covered. */
+  signed?: boolean
 }
 
-/** `busy`: left to the queued copy (`queuedElsewhere`). */
-export type DeliveryOutcome = "handled" | "repeat" | "busy"
+/** `busy`: left to the queued copy (`queuedElsewhere`). `covered`: a read made after this copy arrived already acted on its scope. */
+export type DeliveryOutcome = "handled" | "repeat" | "busy" | "covered"
 
 /**
  * Handles a delivery unless one of the same key is already done. Copies
@@ -96,13 +108,31 @@ export async function handleDeliveryOnce(container: MedusaContainer, delivery: D
   }
 }
 
-async function handleLeased(locking: ILockingModule, { provider, key, handle }: DeliveryOnce): Promise<DeliveryOutcome> {
+async function handleLeased(locking: ILockingModule, { provider, scope, key, handle, delayMs, signed }: DeliveryOnce): Promise<DeliveryOutcome> {
   if (await isClaimed(locking, claimKey(provider, key))) {
     return "repeat"
   }
+  if (delayMs && !signed && (await isClaimed(locking, readWindowKey(provider, scope)))) {
+    return "covered"
+  }
+  const readStarted = Date.now()
   const verified = await handle()
   await Promise.all(verified.map((done) => markDone(locking, claimKey(provider, done))))
+  if (delayMs) {
+    await markRead(locking, readWindowKey(provider, scope), readStarted + delayMs)
+  }
   return "handled"
+}
+
+/**
+ * Marks the scope read until one delay after the read began (whole seconds, rounded down: a shorter
+ * window only costs a read). Set once the read was acted on, so a failed run covers nothing.
+ */
+async function markRead(locking: ILockingModule, key: string, until: number): Promise<void> {
+  const seconds = Math.floor((until - Date.now()) / 1000)
+  if (seconds >= 1) {
+    await locking.acquire(key, { ownerId: randomUUID(), expire: seconds }).catch(() => undefined)
+  }
 }
 
 /** Whether a done claim exists. Asked under the scope's lease, so no other copy takes or checks it meanwhile. */

@@ -17,7 +17,8 @@ import { processTwPaymentWorkflow } from "./process-tw-payment"
  * wait its turn but leaves a busy payment to the queued copy. What counts as done
  * is what the workflow's fresh read verified: a signed event's id, or an
  * unsigned notification's transaction in the status the read returned, so a
- * forged notification can never mark the real one as a repeat. A failure
+ * forged notification can never mark the real one as a repeat, and the
+ * bodies naming one id cost at most one read per delivery delay. A failure
  * marks nothing and is rethrown, so the caller can have it tried again.
  */
 export async function handlePaymentDelivery(
@@ -47,13 +48,23 @@ export async function handlePaymentDelivery(
   }
   let outcome: DeliveryOutcome
   try {
-    outcome = await handleDeliveryOnce(container, { provider: provider.key, scope: delivery.serviceId, key: delivery.key, handle, queuedElsewhere })
+    outcome = await handleDeliveryOnce(container, {
+      provider: provider.key,
+      scope: delivery.serviceId,
+      key: delivery.key,
+      handle,
+      queuedElsewhere,
+      delayMs: provider.deliveries.delayMs,
+      signed: delivery.signed,
+    })
   } catch (error) {
     logger.warn(`${provider.key}: delivery ${untrusted(delivery.key)} not handled yet: ${untrusted((error as Error).message, 300)}`)
     throw error
   }
   if (outcome === "repeat") {
     logger.info(`${provider.key}: delivery ${untrusted(delivery.key)} skipped: a repeat, or handled by another process`)
+  } else if (outcome === "covered") {
+    logger.info(`${provider.key}: delivery ${untrusted(delivery.key)} skipped: a read of ${untrusted(delivery.serviceId)} made after it arrived already acted on it`)
   } else if (outcome === "busy") {
     logger.info(`${provider.key}: delivery ${untrusted(delivery.key)} skipped: a repeat, or handled by another process (busy with this payment: the queued copy checks again)`)
   }

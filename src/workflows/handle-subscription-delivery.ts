@@ -66,9 +66,9 @@ export async function handleSubscriptionDelivery(container: MedusaContainer, pro
     return (await verifiedBySync(module, row.id, result.status, notification)) ? [`subscription:${about.key}`] : []
   }
   try {
-    const outcome = await handleDeliveryOnce(container, { provider: provider.key, scope: `subscription:${row.id}`, key: `subscription:${about.key}`, handle })
-    if (outcome === "repeat") {
-      logger.debug(`${provider.key}: ${notification.purpose} notification ${untrusted(about.key)} skipped: a repeat`)
+    const outcome = await handleDeliveryOnce(container, { provider: provider.key, scope: `subscription:${row.id}`, key: `subscription:${about.key}`, handle, delayMs: provider.deliveries.delayMs })
+    if (outcome === "repeat" || outcome === "covered") {
+      logger.debug(`${provider.key}: ${notification.purpose} notification ${untrusted(about.key)} skipped: ${outcome === "repeat" ? "a repeat" : "a read made after it arrived already acted on it"}`)
     }
   } catch (error) {
     logger.warn(`${provider.key}: subscription ${row.id} not brought up to date yet: ${untrusted((error as Error).message, 300)}`)

@@ -84,4 +84,42 @@ describe("handleDeliveryOnce (delivery claims on verified facts)", () => {
     expect(await handleDeliveryOnce(container, copy("tx1:charged", retry))).toBe("handled")
     expect(retry).toHaveBeenCalledTimes(1)
   })
+
+  describe("with the intake's delay (each copy handled at least that long after it arrived)", () => {
+    const delayMs = 1_500
+    const after = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+    it("bodies naming one id cost one read per delay: copies handled within it are covered, a signed one never is, the next delay reads again", async () => {
+      const container = storeWithLocks()
+      const first = readAs("initiated")
+      expect(await handleDeliveryOnce(container, copy("tx1:charged", first, { delayMs }))).toBe("handled")
+      const forged = [readAs("initiated"), readAs("initiated")]
+      for (const handle of forged) {
+        expect(await handleDeliveryOnce(container, copy("tx1:charged", handle, { delayMs }))).toBe("covered")
+      }
+      const signed = jest.fn(async () => ["evt_1"])
+      expect(await handleDeliveryOnce(container, copy("evt_1", signed, { delayMs, signed: true }))).toBe("handled")
+      await after(delayMs)
+      const later = readAs("charged")
+      expect(await handleDeliveryOnce(container, copy("tx1:charged", later, { delayMs }))).toBe("handled")
+      expect([first, ...forged, signed, later].map((handle) => handle.mock.calls.length)).toEqual([1, 0, 0, 1, 1])
+    })
+
+    it("a failed read covers nothing: the next copy reads", async () => {
+      const container = storeWithLocks()
+      await expect(handleDeliveryOnce(container, copy("tx1:charged", async () => Promise.reject(new Error("service down")), { delayMs }))).rejects.toThrow("service down")
+      const next = readAs("charged")
+      expect(await handleDeliveryOnce(container, copy("tx1:charged", next, { delayMs }))).toBe("handled")
+      expect(next).toHaveBeenCalledTimes(1)
+    })
+
+    it("without a delay every copy reads", async () => {
+      const container = storeWithLocks()
+      const handles = [readAs("initiated"), readAs("initiated")]
+      for (const handle of handles) {
+        expect(await handleDeliveryOnce(container, copy("tx1:charged", handle, { delayMs: 0 }))).toBe("handled")
+      }
+      expect(handles.map((handle) => handle.mock.calls.length)).toEqual([1, 1])
+    })
+  })
 })
