@@ -1,4 +1,5 @@
-import { card, completeCart, createCart, orderOfCart, payPage, REFUSED_CARD, seedStore, startPayment, STOREFRONT, SUCCESS_CARD, useSandbox, waitFor, type Store } from "../helpers/hosted-store"
+import { Modules } from "@medusajs/framework/utils"
+import { card, completeCart, control, createCart, orderOfCart, payPage, PROVIDER_ID, REFUSED_CARD, seedStore, startPayment, STOREFRONT, SUCCESS_CARD, useSandbox, waitFor, type Store } from "../helpers/hosted-store"
 import { storeTestRunner } from "../helpers/store-runner"
 
 jest.setTimeout(180_000)
@@ -53,6 +54,28 @@ storeTestRunner({
         const after = await orderOfCart(getContainer(), cart.id)
         expect(after!.payment_collections![0]!.payments).toHaveLength(1)
         expect(after!.payment_collections![0]!.payments![0]!.captures).toHaveLength(1)
+      })
+
+      it("a paid cart takes no new payment session, so the order's money is never returned as a replaced session's", async () => {
+        const cart = await createCart(getContainer(), store, 780)
+        const { collectionId, session } = await startPayment(api, store, cart.id)
+        await payPage(session.data.checkoutUrl, card(SUCCESS_CARD))
+        await waitFor(async () => (await orderOfCart(getContainer(), cart.id))?.payment_collections?.[0]?.payments?.[0]?.captured_at, "the captured order")
+
+        // A second tab starts the payment again: core would delete the paid session first, refunding it.
+        const again = await api
+          .post(`/store/payment-collections/${collectionId}/payment-sessions`, { provider_id: PROVIDER_ID, data: {} }, { headers: store.headers })
+          .catch((e: { response: { status: number; data: { message: string } } }) => e.response)
+        expect(again.status).toBe(400)
+        expect(again.data.message).toBe("This cart is already paid; no new payment can be started for it.")
+        const tx = await control(env.sandbox, "GET", `/transactions/${session.data.transactionId}`)
+        expect(tx).toMatchObject({ status: "charged" })
+        expect(tx.refundAmount ?? 0).toBe(0)
+        const sessions = await getContainer().resolve(Modules.PAYMENT).listPaymentSessions({ payment_collection_id: collectionId })
+        expect(sessions.map((s) => s.id)).toEqual([session.id])
+        const [payment] = (await orderOfCart(getContainer(), cart.id))!.payment_collections![0]!.payments!
+        expect(payment!.captured_at).toBeTruthy()
+        expect(payment!.refunds).toEqual([])
       })
 
       it("a declined card leaves the cart payable, and a retry on the same cart succeeds", async () => {

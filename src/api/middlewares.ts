@@ -3,6 +3,7 @@ import { AdminTwPaymentRemittance } from "./admin/tw-payments/validators"
 import { AdminCreateTwSubscriptionPlan, AdminUpdateTwSubscriptionPlan } from "./admin/tw-subscription-plans/validators"
 import { AdminCancelTwSubscription, AdminListTwSubscriptions } from "./admin/tw-subscriptions/validators"
 import { cartInvoiceFactsMiddleware } from "./cart-invoice-facts"
+import { paidCollectionGuard } from "./paid-collection-guard"
 import { paymentDeliveryIntake } from "./payment-delivery-intake"
 import { savedCardCompletionMiddleware } from "./saved-card-completion"
 import { savedCardSessionMiddleware } from "./saved-card-session"
@@ -24,11 +25,11 @@ export default defineMiddlewares({
       middlewares: [paymentDeliveryIntake],
     },
     {
-      // A saved card only of the logged-in customer (saved-card-session.ts); the cart's buyer and lines
-      // for hosted-checkout e-invoices (see cart-invoice-facts.ts).
+      // Never on a paid collection (paid-collection-guard.ts); a saved card only of the logged-in customer
+      // (saved-card-session.ts); the cart's buyer and lines for hosted-checkout e-invoices (cart-invoice-facts.ts).
       matcher: "/store/payment-collections/:id/payment-sessions",
       method: ["POST"],
-      middlewares: [savedCardSessionMiddleware, cartInvoiceFactsMiddleware],
+      middlewares: [paidCollectionGuard, savedCardSessionMiddleware, cartInvoiceFactsMiddleware],
     },
     {
       // Before core's completion: a saved card's charge, once (saved-card-completion.ts).
