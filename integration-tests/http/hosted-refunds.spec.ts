@@ -1,5 +1,6 @@
-import { Modules } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { createCartWorkflow } from "@medusajs/medusa/core-flows"
+import reconcileTwCancelledOrders from "../../src/jobs/reconcile-tw-cancelled-orders"
 import {
   adminToken,
   capturedOrder,
@@ -10,6 +11,7 @@ import {
   payPage,
   REFUND_REJECTED_CARD,
   seedStore,
+  settle,
   startPayment,
   type Store,
   SUCCESS_CARD,
@@ -101,6 +103,32 @@ storeTestRunner({
         expect(res.status).toBe(200)
         expect(await transaction(transactionId)).toMatchObject({ status: "refunded", refundAmount: 1200 })
         expect(await paymentData(payment.id)).toMatchObject({ status: "refunded", refundAmount: 1200, refund: { amount: 1200, status: "refunded" } })
+      })
+
+      it("an order cancelled after the payout keeps its refund owed while the service refuses it (F0001), and the reconciliation refunds it after the next sale", async () => {
+        const { payment, transactionId, collectionId } = await paidOrder(780)
+        const [{ order_id: orderId }] = (
+          await getContainer().resolve(ContainerRegistrationKeys.QUERY).graph({ entity: "order_payment_collection", fields: ["order_id"], filters: { payment_collection_id: collectionId } })
+        ).data
+        // A month on, everything collected is paid out: the service refuses refunds until the merchant sells again.
+        await control(env.sandbox, "POST", "/clock/advance", { seconds: 32 * 24 * 3600 })
+
+        // Core's cancel logs the refused refund and cancels the order anyway; the money stays owed.
+        expect((await api.post(`/admin/orders/${orderId}/cancel`, {}, { headers: admin })).status).toBe(200)
+        await settle()
+        expect(await transaction(transactionId)).toMatchObject({ status: "charged" })
+        expect((await transaction(transactionId)).refundAmount).toBeUndefined()
+        await reconcileTwCancelledOrders(getContainer(), { force: true })
+        expect(await transaction(transactionId)).toMatchObject({ status: "charged" })
+
+        await paidOrder(1000)
+        await reconcileTwCancelledOrders(getContainer(), { force: true })
+        expect(await transaction(transactionId)).toMatchObject({ status: "refundedPostPayout", refundAmount: 780 })
+        const refunds = await getContainer().resolve(Modules.PAYMENT).listRefunds({ payment_id: payment.id })
+        expect(refunds.map((r) => Number(r.amount))).toEqual([780])
+        // Nothing more is owed: another run refunds nothing twice.
+        await reconcileTwCancelledOrders(getContainer(), { force: true })
+        expect((await getContainer().resolve(Modules.PAYMENT).listRefunds({ payment_id: payment.id })).length).toBe(1)
       })
 
       it("card: a partial refund uses up the only refund; a second one is refused with the reason", async () => {

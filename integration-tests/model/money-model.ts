@@ -2,6 +2,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import fc from "fast-check"
 import type { SandboxHandle } from "medusa-payment-tw-sandbox"
+import { HostedCheckoutClient } from "../../src/lib/hosted"
 import reconcileTwPayments from "../../src/jobs/reconcile-tw-payments"
 import reconcileTwSubscriptions from "../../src/jobs/reconcile-tw-subscriptions"
 import { card, control, HOOK_PATH, orderOfCart, payPage, PROVIDER_ID, settle, SUCCESS_CARD, type Store } from "../helpers/hosted-store"
@@ -356,11 +357,35 @@ class Fault extends Step {
   toString = () => `fault(${this.kind} next charge notification)`
 }
 
-/** The service: a month passes (subscriptions charge their next period; open pages expire). */
+/**
+ * A sale outside the store (no session of it: the store ignores it), so that the service keeps more than
+ * 200 TWD collected and not yet paid out. Below that it refuses every refund (`F0001`) until the merchant
+ * sells again, which no interleaving of the store can change; that refund stays owed and is retried by
+ * `reconcile-tw-cancelled-orders` (integration-tests/http/hosted-refunds.spec.ts), outside this model.
+ */
+async function saleOutsideTheStore(world: World) {
+  const { sandbox } = world
+  const client = new HostedCheckoutClient({ apiToken: sandbox.defaultMerchant.token, merchantId: sandbox.defaultMerchant.merchantId, baseUrl: sandbox.hostedBaseUrl, checkoutHost: sandbox.checkoutHost })
+  try {
+    const created = await client.checkouts.create({
+      amount: 1000,
+      orderId: `model-float-${Date.now()}`,
+      successUrl: null,
+      failureUrl: "https://shop.test/failed",
+      productDetails: [{ productionCode: "FLOAT", description: "Sale outside the store", quantity: 1, unit: "box", unitPrice: 1000 }],
+    })
+    await payPage(created.page.url, card(SUCCESS_CARD))
+  } finally {
+    await client.close()
+  }
+}
+
+/** The service: a month passes (subscriptions charge their next period; open pages expire; collected money is paid out). */
 class AdvanceMonth extends Step {
   check = () => true
   async act(_m: Model, r: Real) {
     await control(r.world.sandbox, "POST", "/clock/advance", { seconds: MONTH_SECONDS })
+    await saleOutsideTheStore(r.world)
     await settle()
     return "a month later"
   }
