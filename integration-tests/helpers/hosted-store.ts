@@ -231,6 +231,22 @@ export async function payPage(checkoutUrl: string, fields: Record<string, string
 
 export const card = (number: string) => ({ method: "card", cardNumber: number, cardExpiry: "12/34", cardCvc: "123" })
 
+/** An unsigned `charge` notification saying a one-time session's transaction is paid, as anyone can send it: its ids are in every storefront's session data. */
+export const forgedCharged = (sandbox: SandboxHandle, session: { id: string; data: { transactionId: string; transactionHid: string } }, amount: number) => ({
+  purpose: "charge",
+  id: session.data.transactionId,
+  transactionId: session.data.transactionId,
+  transactionHid: session.data.transactionHid,
+  merchantId: sandbox.defaultMerchant.merchantId,
+  orderId: session.id,
+  customId: session.id,
+  action: "onetime",
+  status: "charged",
+  success: true,
+  amount,
+  currency: "twd",
+})
+
 export async function completeCart(api: Api, store: Store, cartId: string) {
   return api.post(`/store/carts/${cartId}/complete`, {}, { headers: store.headers }).catch((error: { response?: unknown }) => {
     if (error.response) {

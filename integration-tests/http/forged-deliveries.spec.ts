@@ -5,6 +5,7 @@ import {
   createCart,
   createProductWithPlan,
   expectOneCapturedOrder,
+  forgedCharged,
   HOOK_PATH,
   orderOfCart,
   payPage,
@@ -93,22 +94,7 @@ storeTestRunner({
       }
     })
 
-    /** An unsigned `charge` notification as anyone can send it: the transaction id is in every storefront's session data. */
-    const forgeCharged = (session: { id: string; data: { transactionId: string; transactionHid: string } }, amount: number) =>
-      api.post(HOOK_PATH, {
-        purpose: "charge",
-        id: session.data.transactionId,
-        transactionId: session.data.transactionId,
-        transactionHid: session.data.transactionHid,
-        merchantId: env.sandbox.defaultMerchant.merchantId,
-        orderId: session.id,
-        customId: session.id,
-        action: "onetime",
-        status: "charged",
-        success: true,
-        amount,
-        currency: "twd",
-      })
+    const forgeCharged = (session: { id: string; data: { transactionId: string; transactionHid: string } }, amount: number) => api.post(HOOK_PATH, forgedCharged(env.sandbox, session, amount))
 
     it("a flood of forged charged notifications for one unpaid transaction costs one read, and the real one still places the order promptly", async () => {
       const cart = await createCart(getContainer(), store, 900)

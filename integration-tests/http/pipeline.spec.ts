@@ -9,6 +9,7 @@ import {
   createCart,
   EMBEDDED_PROVIDER_ID,
   expectOneCapturedOrder,
+  forgedCharged,
   HOOK_PATH,
   orderOfCart,
   paymentsOf,
@@ -62,22 +63,7 @@ storeTestRunner({
       expect((await transactionReads(env.sandbox)) - before).toBe(1)
     })
 
-    /** An unsigned `charge` notification as anyone can send it: the transaction id is in every storefront's session data. */
-    const forgeCharged = (session: { id: string; data: { transactionId: string; transactionHid: string } }, amount: number) =>
-      api.post(HOOK_PATH, {
-        purpose: "charge",
-        id: session.data.transactionId,
-        transactionId: session.data.transactionId,
-        transactionHid: session.data.transactionHid,
-        merchantId: env.sandbox.defaultMerchant.merchantId,
-        orderId: session.id,
-        customId: session.id,
-        action: "onetime",
-        status: "charged",
-        success: true,
-        amount,
-        currency: "twd",
-      })
+    const forgeCharged = (session: { id: string; data: { transactionId: string; transactionHid: string } }, amount: number) => api.post(HOOK_PATH, forgedCharged(env.sandbox, session, amount))
     /** Well below the reconciliation's minute (and it is off here): only the notification can place the order this soon. */
     const PROMPTLY_MS = 15_000
 

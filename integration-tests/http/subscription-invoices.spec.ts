@@ -76,9 +76,10 @@ medusaIntegrationTestRunner({
 
       await payPage(started.payment_session.data.checkoutUrl, card(SUCCESS_CARD))
       const subscriptionId: string = started.subscription.id
+      // With its S number, hence its next charge: the first order's own sync may record the period before the notification names the subscription.
       await waitFor(async () => {
         const s = await detail(subscriptionId)
-        return s.status === "active" && s.first_order_id ? s : undefined
+        return s.status === "active" && s.first_order_id && s.service_subscription_id ? s : undefined
       }, "the active subscription")
 
       // The next month's charge and its renewal order.

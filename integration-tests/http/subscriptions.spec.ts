@@ -253,7 +253,8 @@ medusaIntegrationTestRunner({
       const { variantId, planId } = await productWithPlan({ title: "Monthly", kind: "monthly" })
       const headers = await customer("retry@example.test")
       const { subscriptionId } = await subscribe(headers, variantId, planId, RETRY_CARD)
-      await waitForSubscription(subscriptionId, (s) => s.status === "active" && !!s.first_order_id, "the active subscription")
+      // With its S number: the first order's own sync may record the period before the notification names the subscription (no next charge yet).
+      await waitForSubscription(subscriptionId, (s) => s.status === "active" && !!s.first_order_id && !!s.service_subscription_id, "the active subscription")
 
       await advanceToNextCharge(subscriptionId)
       const retrying = await waitForSubscription(subscriptionId, (s) => s.periods[1]?.status === "retrying", "the period retrying")
@@ -433,7 +434,8 @@ medusaIntegrationTestRunner({
       const container = getContainer()
       const sync = () => processTwSubscriptionWorkflow(container).run({ input: { subscriptionId } })
 
-      // 1. The run dies after creating the renewal order, before writing its id on the period.
+      // 1. The run dies after creating the renewal order, before writing its id on the period; dead, it
+      // cannot run its compensation either (a failure it lives through deletes the order: subscription-workflow-compensation.spec.ts).
       const module = container.resolve<TwSubscriptionModuleService>(TW_SUBSCRIPTION_MODULE)
       const realUpdate = module.updateTwSubscriptionPeriods.bind(module)
       const periodWrite = jest.spyOn(module, "updateTwSubscriptionPeriods").mockImplementation(((data: { order_id?: string }) => {
@@ -442,8 +444,10 @@ medusaIntegrationTestRunner({
         }
         return realUpdate(data as never)
       }) as never)
+      const orderDelete = jest.spyOn(container.resolve(Modules.ORDER), "deleteOrders").mockRejectedValueOnce(new Error("the process is gone"))
       await sync()
       periodWrite.mockRestore()
+      orderDelete.mockRestore()
       const made = await ordersTagged(subscriptionId)
       expect(made).toHaveLength(1)
 

@@ -1,9 +1,11 @@
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import type { ProviderWebhookPayload } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules, PaymentWebhookEvents } from "@medusajs/framework/utils"
+import { parseNotification, type TokenNotification } from "../lib/hosted"
+import { untrusted } from "../lib/log"
 import { type PluginProvider, pluginProvider } from "../workflows/plugin-providers"
-import { mirrorSavedCards } from "../workflows/saved-cards/account-holder-mirror"
-import { isTokenNotification, recordTokenNotification } from "../workflows/saved-cards/token-notification"
+import { bindTwCardWorkflow } from "../workflows/saved-cards/bind-tw-card"
+import { isTokenNotification, tokenDelivery } from "../workflows/saved-cards/token-notification"
 import { shareWithServer } from "./server-deliveries"
 
 /**
@@ -16,7 +18,7 @@ import { shareWithServer } from "./server-deliveries"
  *
  * A hosted `token` notification is the exception: it carries a card token,
  * which must not sit in the event bus (Redis keeps queued and failed jobs), so
- * it is recorded here, encrypted, before the answer (saved-cards/token-notification.ts).
+ * it is recorded here, encrypted, before the answer (the workflow `bind-tw-card`).
  */
 export async function paymentDeliveryIntake(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction) {
   const provider = pluginProvider(req.scope, req.params.provider)
@@ -41,15 +43,27 @@ export async function paymentDeliveryIntake(req: MedusaRequest, res: MedusaRespo
 }
 
 /**
- * Records the binding, then answers: 200 once it is recorded or ignored, 500
- * when the store could not record it (the claim is given back, so a resend
- * is taken). The account holder's mirror follows after the answer.
+ * Records the binding (the workflow `bind-tw-card`: the token encrypted, the
+ * account holder's mirror), then answers: 200 once it is recorded or
+ * ignored, 500 when the store could not record it (the workflow undid its
+ * steps and gave the claim back, so a resend is taken).
  */
 async function takeTokenNotification(req: MedusaRequest, res: MedusaResponse, provider: PluginProvider) {
   const logger = req.scope.resolve(ContainerRegistrationKeys.LOGGER)
-  let change: Awaited<ReturnType<typeof recordTokenNotification>>
+  let notification: TokenNotification
   try {
-    change = await recordTokenNotification(req.scope, provider, req.rawBody?.length ? req.rawBody : req.body)
+    const parsed = parseNotification(req.rawBody?.length ? req.rawBody : req.body)
+    if (parsed.purpose !== "token") {
+      throw new Error(`not a token notification (${parsed.purpose})`)
+    }
+    notification = parsed
+  } catch (error) {
+    logger.warn(`${provider.key}: ignored a malformed token notification: ${untrusted((error as Error).message, 300)}`)
+    res.sendStatus(200)
+    return
+  }
+  try {
+    await bindTwCardWorkflow(req.scope).run({ input: { provider_key: provider.key, delivery: tokenDelivery(notification), token: notification.token ?? null } })
   } catch (error) {
     // Only the error's class: a database error could quote the values it was writing.
     logger.error(`${provider.key}: a token notification could not be recorded (${(error as Error)?.name ?? "error"}); the service may send it again`)
@@ -57,9 +71,4 @@ async function takeTokenNotification(req: MedusaRequest, res: MedusaResponse, pr
     return
   }
   res.sendStatus(200)
-  if (change) {
-    await mirrorSavedCards(req.scope, change.customerId, change.providerId).catch((error: Error) =>
-      logger.warn(`${provider.key}: the account holder of customer ${change.customerId} does not show card ${change.cardId} yet: ${error?.name ?? "error"}`)
-    )
-  }
 }

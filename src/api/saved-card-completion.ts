@@ -1,12 +1,9 @@
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { TW_SAVED_CARD_MODULE } from "../modules/tw-saved-card"
 import { isProviderOf } from "../providers/core/provider-keys"
 import { sessionSavedCard } from "../providers/hosted-checkout/public"
-import { chargeSavedCardSession } from "../workflows/saved-cards/saved-card-charge"
-
-/** The cart lock core's completion takes too: the charge waits for a completion under way, and the other way round. */
-const LOCK_WAIT_SECONDS = 60
+import { chargeTwSavedCardWorkflow } from "../workflows/saved-cards/charge-tw-saved-card"
 
 interface CartRow {
   id: string
@@ -16,7 +13,7 @@ interface CartRow {
 }
 
 /** The cart's saved-card session still to be charged, if it has one, and the cart's customer. */
-async function savedCardSessionOf(req: MedusaRequest, cartId: string): Promise<{ sessionId: string; cartCustomerId: string | undefined } | undefined> {
+async function savedCardSessionOf(req: MedusaRequest, cartId: string): Promise<{ sessionId: string; cartCustomerId: string | null } | undefined> {
   const query = req.scope.resolve(ContainerRegistrationKeys.QUERY)
   const { data } = await query.graph({
     entity: "cart",
@@ -30,12 +27,13 @@ async function savedCardSessionOf(req: MedusaRequest, cartId: string): Promise<{
   const session = (cart.payment_collection?.payment_sessions ?? []).find(
     (s) => !!s && isProviderOf("hosted-checkout", s.provider_id) && !!sessionSavedCard(s.data ?? undefined) && s.status !== "authorized" && s.status !== "captured"
   )
-  return session ? { sessionId: session.id, cartCustomerId: cart.customer_id ?? undefined } : undefined
+  return session ? { sessionId: session.id, cartCustomerId: cart.customer_id ?? null } : undefined
 }
 
 /**
  * Before core's `POST /store/carts/:id/complete`: a cart paid with a saved
- * card is charged here, once, under the cart's lock (saved-card-charge.ts);
+ * card is charged here, once, under the cart's lock (the workflow
+ * `charge-tw-saved-card`);
  * then core completes it as any paid cart, and its authorization takes the
  * sealed charge. The storefront completes the cart as usual and gets:
  * - the order (core's answer) when the charge is paid;
@@ -54,8 +52,8 @@ export async function savedCardCompletionMiddleware(req: MedusaRequest, res: Med
       return next()
     }
     const { sessionId, cartCustomerId } = found
-    const locking = req.scope.resolve(Modules.LOCKING)
-    const outcome = await locking.execute(req.params.id, () => chargeSavedCardSession(req.scope, { sessionId, cartCustomerId }), { timeout: LOCK_WAIT_SECONDS })
+    const { result } = await chargeTwSavedCardWorkflow(req.scope).run({ input: { cart_id: req.params.id, payment_session_id: sessionId, cart_customer_id: cartCustomerId } })
+    const { outcome } = result
     if (outcome.status === "declined") {
       return next(new MedusaError(MedusaError.Types.NOT_ALLOWED, outcome.message))
     }

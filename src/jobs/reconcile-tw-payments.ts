@@ -1,22 +1,16 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import { randomUUID } from "node:crypto"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { setTimeout as sleep } from "node:timers/promises"
 import { untrusted } from "../lib/log"
 import { providerId } from "../providers/core/provider-keys"
 import { processTwPaymentWorkflow } from "../workflows"
 import { type PluginProvider, pluginProviders } from "../workflows/plugin-providers"
 import { settleSavedCardCharges } from "../workflows/saved-cards/settle-saved-card-charges"
-import { sweepServicePayments } from "../workflows/service-sweep"
-import { SweepCursors } from "../workflows/sweep-cursors"
-import { processTwSubscriptionWorkflow } from "../workflows/subscriptions/process-tw-subscription"
-import { subscriptionOfSession } from "../workflows/subscriptions/subscription-of-session"
+import { sweepTwServicePaymentsWorkflow } from "../workflows/sweep-tw-service-payments"
 
 /** Sessions older than this are never read again (no code or intent lives this long). */
 const MAX_AGE_MS = 14 * 24 * 3_600_000
 const UNSETTLED = ["pending", "requires_more", "pending_authorization"]
-/** A sweep holds its provider for at most this long; a crashed run's hold lapses by itself. */
-const SWEEP_LEASE_SECONDS = 600
 
 /**
  * Catches what deliveries did not: the service notifies 3 times and never
@@ -25,8 +19,9 @@ const SWEEP_LEASE_SECONDS = 600
  * bounded request rate:
  * - the store's walk: every unsettled session of the provider that could
  *   still change (or is paid and waits for its order);
- * - the service sweep (`service-sweep.ts`): the service's own recent
- *   payments, for money paid to a session the store no longer has;
+ * - the service sweep (workflow `sweep-tw-service-payments`): the
+ *   service's own recent payments, for money paid to a session the store
+ *   no longer has;
  * then the saved-card charges whose outcome is unknown are read by their
  * order (`saved-cards/settle-saved-card-charges.ts`).
  * Scheduled jobs run in worker processes, once per tick across the cluster
@@ -88,63 +83,20 @@ async function walkStoreSessions(container: MedusaContainer, { key, api, reconci
   return walked
 }
 
-/**
- * The service sweep of one provider, from its saved position, held by one
- * run at a time across processes (a one-off run may meet the scheduled one).
- */
-async function sweepService(container: MedusaContainer, { key, api, reconciliation }: PluginProvider, walked: Set<string>) {
+/** The service sweep of one provider (`sweep-tw-service-payments`), skipping what the store's walk just ran. */
+async function sweepService(container: MedusaContainer, { key, reconciliation }: PluginProvider, walked: Set<string>) {
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
-  const query = container.resolve(ContainerRegistrationKeys.QUERY)
-  const locking = container.resolve(Modules.LOCKING)
-  const lockKey = `medusa-payment-tw:sweep:${key}`
-  const ownerId = randomUUID()
-  try {
-    await locking.acquire(lockKey, { ownerId, expire: SWEEP_LEASE_SECONDS })
-  } catch {
+  const { result } = await sweepTwServicePaymentsWorkflow(container).run({ input: { provider: key, skip: [...walked] } })
+  const { outcome } = result
+  if (!outcome) {
     logger.info(`medusa-payment-tw: the ${key} sweep is already running elsewhere; skipped`)
     return
   }
-  try {
-    const syncedInRun = new Set<string>()
-    const cursors = new SweepCursors(container)
-    const cursorKey = `${key}@${api.account}`
-    const state = await cursors.load(cursorKey)
-    const outcome = await sweepServicePayments(
-      state,
-      {
-        api,
-        sessions: async (ids) => {
-          const { data } = await query.graph({ entity: "payment_session", fields: ["id", "status", "data"], filters: { id: ids } })
-          return data.map((s) => ({ id: s.id as string, status: s.status as string, data: (s.data ?? {}) as Record<string, unknown> }))
-        },
-        process: async (serviceId, sessionId) => {
-          // A period of a subscription (its session is the subscription's checkout): the subscription workflow places its order.
-          const subscription = await subscriptionOfSession(container, sessionId)
-          if (subscription) {
-            if (syncedInRun.has(subscription)) {
-              return false // one read of a subscription covers all its periods
-            }
-            syncedInRun.add(subscription)
-            const { result } = await processTwSubscriptionWorkflow(container).run({ input: { subscriptionId: subscription } })
-            return result.placed.length > 0
-          }
-          const { result } = await processTwPaymentWorkflow(container).run({ input: { provider: key, serviceId } })
-          return result.decision.kind !== "ignore"
-        },
-        pause: () => sleep(1000 / reconciliation.requestsPerSecond),
-        logger,
-      },
-      { budget: reconciliation.maxPerRun, now: Date.now(), skip: walked, label: key }
-    )
-    await cursors.save(cursorKey, outcome.state)
-    if (outcome.processed || outcome.failed) {
-      logger.info(`medusa-payment-tw: swept ${outcome.pages} page(s) of ${key} payments: ${outcome.processed} run, ${outcome.changed} with news, ${outcome.failed} failed`)
-    }
-    if (!outcome.complete) {
-      logger.warn(`medusa-payment-tw: the ${key} sweep stopped at its budget (maxPerRun ${reconciliation.maxPerRun}); it continues next run`)
-    }
-  } finally {
-    await locking.release(lockKey, { ownerId }).catch(() => undefined)
+  if (outcome.processed || outcome.failed) {
+    logger.info(`medusa-payment-tw: swept ${outcome.pages} page(s) of ${key} payments: ${outcome.processed} run, ${outcome.changed} with news, ${outcome.failed} failed`)
+  }
+  if (!outcome.complete) {
+    logger.warn(`medusa-payment-tw: the ${key} sweep stopped at its budget (maxPerRun ${reconciliation.maxPerRun}); it continues next run`)
   }
 }
 

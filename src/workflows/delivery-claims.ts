@@ -14,9 +14,21 @@ const claimKey = (provider: string, key: string) => `medusa-payment-tw:delivery:
 const leaseKey = (provider: string, scope: string) => `medusa-payment-tw:delivery-lease:${provider}:${scope}`
 const readWindowKey = (provider: string, scope: string) => `medusa-payment-tw:delivery-read:${provider}:${scope}`
 
+/** A claim's lock as data, so a workflow step's compensation can give it back (`releaseDeliveryClaim`). */
+export interface ClaimLock {
+  key: string
+  ownerId: string
+}
+
 export interface DeliveryClaim {
+  lock: ClaimLock
   /** Gives the delivery back, so a retry of it is processed (after a failure). */
   release(): Promise<void>
+}
+
+/** Gives a claimed delivery back, so a retry of it is processed. */
+export async function releaseDeliveryClaim(container: MedusaContainer, { key, ownerId }: ClaimLock): Promise<void> {
+  await lockingOf(container).release(key, { ownerId })
 }
 
 /**
@@ -37,11 +49,8 @@ export async function claimDelivery(container: MedusaContainer, provider: string
   } catch {
     return undefined
   }
-  return {
-    release: async () => {
-      await locking.release(lockKey, { ownerId })
-    },
-  }
+  const lock = { key: lockKey, ownerId }
+  return { lock, release: () => releaseDeliveryClaim(container, lock) }
 }
 
 export interface DeliveryOnce {

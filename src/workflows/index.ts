@@ -1,2 +1,7 @@
 export { processTwPaymentWorkflow, processTwPaymentWorkflowId, type ProcessTwPaymentInput } from "./process-tw-payment"
 export { decide, type Decision, type SessionState } from "./payment-decision"
+export { bindTwCardWorkflow, bindTwCardWorkflowId, type SavedCardAdded } from "./saved-cards/bind-tw-card"
+export { chargeTwSavedCardWorkflow, chargeTwSavedCardWorkflowId } from "./saved-cards/charge-tw-saved-card"
+export { settleTwSavedCardChargeWorkflow, settleTwSavedCardChargeWorkflowId } from "./saved-cards/settle-tw-saved-card-charge"
+export { processTwSubscriptionWorkflow, processTwSubscriptionWorkflowId, type SubscriptionStateChange, type SyncInput, type SyncResult } from "./subscriptions/process-tw-subscription"
+export { createTwRenewalOrderWorkflow, createTwRenewalOrderWorkflowId, type CreateTwRenewalOrderInput } from "./subscriptions/create-tw-renewal-order"

@@ -1,5 +1,6 @@
 import { authorizePaymentSessionStep, acquireLockStep, releaseLockStep } from "@medusajs/medusa/core-flows"
 import { createWorkflow, transform, when, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
+import { randomUUID } from "node:crypto"
 import type { Decision } from "./payment-decision"
 import { cancelAwaitingOrderStep } from "./steps/cancel-awaiting-order"
 import { completePaidCartStep } from "./steps/complete-paid-cart"
@@ -7,7 +8,7 @@ import { decidePaymentStep } from "./steps/decide-payment"
 import { loadPaymentSessionStep } from "./steps/load-payment-session"
 import { readServicePaymentStep } from "./steps/read-service-payment"
 import { recordRefundStep } from "./steps/record-refund"
-import { recordServiceFactsAfterCancelStep, recordServiceFactsStep } from "./steps/record-service-facts"
+import { recordServiceFactsStep } from "./steps/record-service-facts"
 import { refundOrphanStep } from "./steps/refund-orphan"
 
 export const processTwPaymentWorkflowId = "process-tw-payment"
@@ -32,7 +33,11 @@ const isApply = (decision: Decision): decision is Applied => decision.kind === "
  * order's payment recorded or the order cancelled; the cart's completion runs
  * last, outside the lock, since core's completion takes the same lock itself.
  * Every step checks what already exists, so running it twice, or from a
- * delivery and the job at once, ends in the same state.
+ * delivery and the job at once, ends in the same state. A completion that
+ * fails undoes the run: the facts recorded go, the payment core authorized
+ * is cancelled by core's own compensation, and the delivery is not marked
+ * handled, so its retry or the job runs it again from a fresh read. An
+ * order cancelled or money refunded at the service stands (nothing undoes those).
  */
 export const processTwPaymentWorkflow = createWorkflow(processTwPaymentWorkflowId, (input: ProcessTwPaymentInput) => {
   const observation = readServicePaymentStep({ provider: input.provider, serviceId: input.serviceId })
@@ -55,8 +60,11 @@ export const processTwPaymentWorkflow = createWorkflow(processTwPaymentWorkflowI
     sessionId: session?.id ?? "",
     observation: observation!,
   }))
+  // The lock's owner is this run: its compensation, after a completion that failed with the lock given back,
+  // releases only this run's lock, never one another checkout of the cart holds by then.
+  const lockOwner = transform({ input }, () => randomUUID())
   when("tw-lock", { decision }, ({ decision }) => isApply(decision)).then(() => {
-    acquireLockStep({ key: lockKey, timeout: 30, ttl: 120 })
+    acquireLockStep({ key: lockKey, ownerId: lockOwner, timeout: 30, ttl: 120 })
   })
   // A failed or expired payment is recorded only once its order is cancelled, so that a cancel that
   // fails leaves the session as it was, and the job (which skips final states) reads it again.
@@ -71,10 +79,11 @@ export const processTwPaymentWorkflow = createWorkflow(processTwPaymentWorkflowI
     cancelAwaitingOrderStep(order)
   })
   when("tw-record-facts-after-cancel", { decision }, ({ decision }) => isApply(decision) && decision.record && decision.cancelOrder).then(() => {
-    recordServiceFactsAfterCancelStep(facts)
+    // The same step a second time: a workflow runs each step once under its name.
+    recordServiceFactsStep(facts).config({ name: "record-tw-service-facts-after-cancel" })
   })
   when("tw-unlock", { decision }, ({ decision }) => isApply(decision)).then(() => {
-    releaseLockStep({ key: lockKey })
+    releaseLockStep({ key: lockKey, ownerId: lockOwner })
   })
   const orderId = when("tw-complete-cart", { decision }, ({ decision }) => isApply(decision) && decision.completeCart).then(() => {
     const completion = transform({ facts, session }, ({ facts, session }) => ({ ...facts, cartId: session?.cartId ?? "" }))

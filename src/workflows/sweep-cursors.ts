@@ -14,6 +14,9 @@ export type SweepState = z.output<typeof sweepStateSchema>
 
 const fresh = (): SweepState => ({ handled: {} })
 
+/** A cursor's row before a save: its stored state (as stored, unchecked), or null when there was none. */
+export type SavedCursor = { state: Record<string, unknown> } | null
+
 /**
  * Where the service sweep of each provider stands between runs, kept by the
  * plugin's `tw_payment_sweep` module (its table comes with its migration).
@@ -40,15 +43,25 @@ export class SweepCursors {
     return parsed.success ? parsed.data : fresh()
   }
 
-  async save(key: string, state: SweepState): Promise<void> {
+  /** Saves `state`; answers the row as it was, for `restore`. */
+  async save(key: string, state: SweepState): Promise<SavedCursor> {
+    if (!this.#module) {
+      return null
+    }
+    const [row] = await this.#module.listTwSweepCursors({ id: key }, { take: 1 })
+    await this.#module.writeCursor(key, state)
+    return row ? { state: row.state } : null
+  }
+
+  /** Puts a cursor back as `save` found it: its earlier state, or no row at all. */
+  async restore(key: string, before: SavedCursor): Promise<void> {
     if (!this.#module) {
       return
     }
-    const [row] = await this.#module.listTwSweepCursors({ id: key }, { take: 1, select: ["id"] })
-    if (row) {
-      await this.#module.updateTwSweepCursors({ id: key, state })
+    if (before) {
+      await this.#module.writeCursor(key, before.state)
     } else {
-      await this.#module.createTwSweepCursors({ id: key, state })
+      await this.#module.deleteTwSweepCursors(key)
     }
   }
 }

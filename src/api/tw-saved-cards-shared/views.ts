@@ -1,5 +1,4 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { MedusaError } from "@medusajs/framework/utils"
 import { TW_SAVED_CARD_MODULE, type TwSavedCardModuleService } from "../../modules/tw-saved-card"
 import { visibleState } from "../../modules/tw-saved-card/binding-state"
 import type { AdminSavedCardView, SavedCardView } from "../../shared/saved-card-views"
@@ -30,16 +29,4 @@ export function savedCardView(row: Row, now = Date.now()): SavedCardView<Date> {
 
 export function adminSavedCardView(row: Row, now = Date.now()): AdminSavedCardView<Date> {
   return { ...savedCardView(row, now), customer_id: row.customer_id, provider_id: row.provider_id, updated_at: row.updated_at }
-}
-
-/** One listed card, of this customer when `customerId` is given; anything else is "not found" (ids do not leak). */
-export async function listedCard(container: MedusaContainer, id: string, customerId?: string): Promise<Row> {
-  const [row] = await savedCards(container).listTwSavedCards(
-    { id, status: [...LISTED_STATUSES], ...(customerId ? { customer_id: customerId } : {}) },
-    { take: 1 }
-  )
-  if (!row) {
-    throw new MedusaError(MedusaError.Types.NOT_FOUND, `Saved card ${id} was not found.`)
-  }
-  return row
 }

@@ -14,8 +14,8 @@ export type PeriodState = Partial<Omit<Period, "subscription" | "created_at" | "
 
 /**
  * Plans, subscriptions and their periods. Besides the generated data
- * methods, only `recordServiceState`: what a subscription does lives in the
- * workflows, which read the service.
+ * methods, only `recordServiceState` and its undo: what a subscription does
+ * lives in the workflows, which read the service.
  */
 export default class TwSubscriptionModuleService extends MedusaService({
   TwSubscriptionPlan,
@@ -38,6 +38,25 @@ export default class TwSubscriptionModuleService extends MedusaService({
     }
     if (creates.length) {
       await this.createTwSubscriptionPeriods(creates, sharedContext)
+    }
+  }
+
+  /**
+   * Undoes a `recordServiceState` whose workflow failed further on, in one
+   * transaction: the row's fields as they were, the periods as they were,
+   * and no period that was not there before.
+   */
+  @InjectTransactionManager()
+  async restoreServiceState(subscription: SubscriptionState, periods: Array<PeriodState & { id: string }>, @MedusaContext() sharedContext: Context = {}): Promise<void> {
+    await this.updateTwSubscriptions(subscription, sharedContext)
+    const before = new Set(periods.map((p) => p.id))
+    const now = await this.listTwSubscriptionPeriods({ subscription_id: subscription.id }, { take: null, select: ["id"] }, sharedContext)
+    const added = now.filter((p) => !before.has(p.id)).map((p) => p.id)
+    if (added.length) {
+      await this.deleteTwSubscriptionPeriods(added, sharedContext)
+    }
+    if (periods.length) {
+      await this.updateTwSubscriptionPeriods(periods, sharedContext)
     }
   }
 }

@@ -8,8 +8,8 @@ import { z } from "zod"
  * whatever the data holds, only these fields survive `accountHolderData`.
  *
  * The mirror is written by the plugin after a card is bound or deleted
- * (`workflows/saved-cards/account-holder-mirror.ts`); the cards themselves
- * live in the plugin's `tw_saved_card` module.
+ * (the workflows `bind-tw-card` and `delete-tw-saved-card`); the cards
+ * themselves live in the plugin's `tw_saved_card` module.
  */
 export const SAVED_CARDS_KEY = "tw_saved_cards"
 

@@ -11,7 +11,7 @@ import type { SubscriptionTerms } from "./subscription-session"
  * creates an ordinary session with `data: { savedCardId }`; nothing is
  * charged then. The charge (`POST /token/transactions`, or
  * `/token/subscriptions` for a subscription) is made by the plugin's store
- * middleware when the cart is completed (`workflows/saved-cards/saved-card-charge.ts`):
+ * middleware when the cart is completed (the workflow `charge-tw-saved-card`):
  * a provider cannot reach the plugin's module that holds the token
  * (container isolation), and the charge must be unique per session in the
  * database. The session itself holds only the card's public facts; the

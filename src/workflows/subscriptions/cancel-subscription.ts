@@ -5,8 +5,8 @@ import { untrusted } from "../../lib/log"
 import type { SubscriptionStatus } from "../../modules/tw-subscription/models/subscription"
 import { placedOrder } from "../steps/complete-paid-cart"
 import { cancelAtService } from "./cancel-at-service"
-import { subscriptionModule } from "./renewal-order"
-import { subscriptionLockKey, syncSubscription } from "./sync-subscription"
+import { processTwSubscriptionWorkflow, subscriptionLockKey } from "./process-tw-subscription"
+import { subscriptionModule } from "./subscription-module"
 
 export const cancelTwSubscriptionWorkflowId = "cancel-tw-subscription"
 
@@ -21,14 +21,14 @@ const FINAL = new Set(["stopped", "completed", "cancelled"])
 const alreadyOver = (row: { id: string; status: string }) =>
   new MedusaError(MedusaError.Types.NOT_ALLOWED, `Subscription ${row.id} is already ${row.status}; nothing was changed.`)
 
-/** A monthly checkout's S number arrives with its notifications: the service is read once more before giving up. */
+/** A monthly checkout's S number arrives with its notifications: the service is read once more before giving up (before this workflow's lock: the sync takes it). */
 const learnServiceNumberStep = createStep("learn-tw-subscription-number", async (id: string, { container }) => {
   const row = await subscriptionModule(container).retrieveTwSubscription(id)
   if (FINAL.has(row.status)) {
     throw alreadyOver(row)
   }
   if (!row.service_subscription_id && row.status !== "pending") {
-    await syncSubscription(container, { subscriptionId: id, findNumber: true })
+    await processTwSubscriptionWorkflow(container).run({ input: { subscriptionId: id, findNumber: true } })
   }
   return new StepResponse(undefined)
 })
@@ -120,7 +120,7 @@ const releaseCheckoutStep = createStep(
  */
 const syncReleasedCheckoutStep = createStep("sync-released-tw-subscription-checkout", async (id: string, { container }) => {
   try {
-    await syncSubscription(container, { subscriptionId: id })
+    await processTwSubscriptionWorkflow(container).run({ input: { subscriptionId: id } })
   } catch (error) {
     container.resolve(ContainerRegistrationKeys.LOGGER).warn(`medusa-payment-tw: subscription ${id} cancelled; the service is read again by the reconciliation: ${untrusted((error as Error).message, 300)}`)
   }

@@ -6,7 +6,7 @@ import { TW_SAVED_CARD_MODULE, type TwSavedCardModuleService } from "../../modul
 import { toTwd } from "../../providers/core/money"
 import { isProviderOf } from "../../providers/core/provider-keys"
 import { hostedApi } from "./hosted-api"
-import { subscriptionModule } from "./renewal-order"
+import { subscriptionModule } from "./subscription-module"
 
 const DAY_MS = 24 * 3_600_000
 

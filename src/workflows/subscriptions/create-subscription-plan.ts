@@ -2,7 +2,7 @@ import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/frame
 import { createStep, createWorkflow, StepResponse, transform, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import { createRemoteLinkStep } from "@medusajs/medusa/core-flows"
 import { TW_SUBSCRIPTION_MODULE } from "../../modules/tw-subscription"
-import { subscriptionModule } from "./renewal-order"
+import { subscriptionModule } from "./subscription-module"
 
 export const createTwSubscriptionPlanWorkflowId = "create-tw-subscription-plan"
 

@@ -1,7 +1,7 @@
 import { createStep, createWorkflow, StepResponse, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import { removeRemoteLinkStep } from "@medusajs/medusa/core-flows"
 import { TW_SUBSCRIPTION_MODULE } from "../../modules/tw-subscription"
-import { subscriptionModule } from "./renewal-order"
+import { subscriptionModule } from "./subscription-module"
 
 export const deleteTwSubscriptionPlanWorkflowId = "delete-tw-subscription-plan"
 

@@ -65,15 +65,19 @@ export async function readService(api: HostedCheckoutApi, ref: SubscriptionRef, 
 
 /** Pages of `GET /subscriptions` read at most when looking for an S number no notification gave. */
 const LIST_PAGES = 5
-/** Without an id from the service, only a subscription started with the checkout's payment itself fits. */
-const LISTED_STARTED_WITHIN_MS = 60_000
+/**
+ * Without an id from the service, only a subscription started with the checkout's payment itself fits: the
+ * service starts it as period 1 is paid. A few seconds, not a minute: at a busy store a wider window holds
+ * several checkouts of one plan, and none of them is then found (chaos N=1000, issue 21).
+ */
+const LISTED_STARTED_WITHIN_MS = 5_000
 /** Only a subscription that can still charge needs finding. */
 const STILL_CHARGING = new Set<Subscription["status"]>(["pending", "trialing", "active", "retrying"])
 
 /**
  * The S number of a checkout no notification named (all of them lost), from
  * the service's list: the one subscription still charging that fits the
- * checkout (its amount, interval, number of periods, started within a minute
+ * checkout (its amount, interval, number of periods, started within 5 s
  * of its first period's payment) and that no other subscription of the store
  * holds. None, or more
  * than one, is no answer: the next notification of a period names it.

@@ -13,7 +13,7 @@ import { sealSubscriptionTerms, SUBSCRIPTION_CONTEXT_KEY } from "../../providers
 import { cartInvoiceSessionData } from "../cart-invoice-facts"
 import { type CheckoutRequest, type CheckoutTerms, checkoutTermsStep } from "./checkout-terms"
 import { hostedApi } from "./hosted-api"
-import { subscriptionModule } from "./renewal-order"
+import { subscriptionModule } from "./subscription-module"
 
 export const startTwSubscriptionCheckoutWorkflowId = "start-tw-subscription-checkout"
 

@@ -1,6 +1,7 @@
 import type { Subscription as ServiceSubscription, Transaction } from "../../lib/hosted"
 import type { PeriodStatus } from "../../modules/tw-subscription/models/period"
 import type { SubscriptionStatus } from "../../modules/tw-subscription/models/subscription"
+import type { PeriodState, SubscriptionState } from "../../modules/tw-subscription/service"
 
 /**
  * What one fresh read of the service (the subscription and the transactions
@@ -169,12 +170,20 @@ export function stablePeriods(observed: readonly ObservedPeriod[], kept: readonl
   })
 }
 
+/** The order the checkout's cart was completed into. */
+export interface FirstOrderState {
+  id: string
+  status: string
+  /** Its payment was captured. */
+  paid: boolean
+}
+
 /** The store's side of a subscription, as the decision needs it. */
 export interface StoredSubscription {
   kind: "monthly" | "scheduled"
   /** Scheduled with a later first date: the first order waits for period 1. */
   firstChargeLater: boolean
-  firstOrder?: { id: string; status: string; paid: boolean }
+  firstOrder?: FirstOrderState
   /** Periods that already have their order. */
   ordered: ReadonlySet<number>
   /** When the store ended the subscription (cancelled by the customer or the merchant, or its first order could not be placed). */
@@ -236,4 +245,103 @@ export function subscriptionActions(observed: SubscriptionObservation, stored: S
     }
   }
   return actions
+}
+
+/** The store's row before a read, as recording the read needs it. Dates may arrive as ISO strings (a workflow's data is JSON). */
+export interface KeptSubscription {
+  id: string
+  status: SubscriptionStatus
+  service_subscription_id: string | null
+  first_order_id: string | null
+  cancelled_at: Date | string | null
+  cancel_reason: string | null
+}
+
+/** Whether the read shows money (or a bound card) for a checkout whose cart was never completed: the first order is placed. */
+export function needsFirstOrder(current: Pick<KeptSubscription, "status">, firstOrder: FirstOrderState | undefined, observed: SubscriptionObservation): boolean {
+  return !firstOrder && current.status !== "cancelled" && (observed.periods.some((p) => p.status === "paid") || observed.status === "pending_first_charge")
+}
+
+/**
+ * Why the store ends a subscription the service still charges, if it must:
+ * its first order was cancelled (the merchant's cancel refunded period 1),
+ * or its checkout's payment session is gone before any order (the cart
+ * changed or was abandoned, and the page was paid anyway). Later periods
+ * would otherwise be charged with nothing in the store to show for them.
+ */
+function endReason(serviceStatus: SubscriptionStatus, firstOrder: FirstOrderState | undefined, hasCheckout: boolean): string | undefined {
+  if (!CHARGING.has(serviceStatus)) {
+    return undefined
+  }
+  if (firstOrder?.status === "canceled") {
+    return `Its first order ${firstOrder.id} was cancelled`
+  }
+  if (!firstOrder && !hasCheckout) {
+    return "Its checkout was replaced or abandoned before an order was placed"
+  }
+  return undefined
+}
+
+/** A period row as the read shows it; period 1 names the first order once it exists. */
+function periodState(period: ObservedPeriod, firstOrder: FirstOrderState | undefined): PeriodState {
+  return {
+    period: period.period,
+    status: period.status,
+    transaction_id: period.transactionId,
+    transaction_hid: period.transactionHid,
+    amount: period.amount,
+    attempts: period.attempts,
+    paid_at: period.paidAt ? new Date(period.paidAt) : null,
+    ...(period.period === 1 && firstOrder ? { order_id: firstOrder.id, order_paid: firstOrder.paid } : {}),
+  }
+}
+
+export interface ServiceStateRecord {
+  subscription: SubscriptionState
+  periods: PeriodState[]
+  /** Set when this read ends the subscription in the store (I3). */
+  endsNow?: string
+  /** When the store ended it (now, or earlier), if it did: periods paid after are refunded. */
+  endedAt?: Date
+  /** Why the store ended it, told to the service when it cancels it there. */
+  cancelReason?: string
+}
+
+const asDate = (value: Date | string | null | undefined) => (value ? new Date(value) : null)
+
+/**
+ * What one read writes on the row and its periods. Local cancellation is
+ * final: a stale read does not undo it. The store also ends what it can no
+ * longer stand for while the service still charges (`endReason`).
+ */
+export function serviceStateRecord(
+  row: KeptSubscription,
+  read: { hid?: string; hasCheckout: boolean },
+  observed: SubscriptionObservation,
+  firstOrder: FirstOrderState | undefined,
+  current: Pick<KeptSubscription, "status" | "cancelled_at" | "cancel_reason">,
+  now: Date
+): ServiceStateRecord {
+  const endsNow = current.status === "cancelled" ? undefined : endReason(observed.status, firstOrder, read.hasCheckout)
+  const cancelledAt = endsNow ? now : asDate(current.cancelled_at)
+  const ended = !!endsNow || current.status === "cancelled"
+  const status = ended ? "cancelled" : observed.status
+  return {
+    subscription: {
+      id: row.id,
+      status,
+      service_subscription_id: read.hid ?? row.service_subscription_id,
+      periods_charged: observed.periodsCharged,
+      next_charge_at: asDate(observed.nextChargeAt),
+      card_last4: observed.cardLast4,
+      first_order_id: firstOrder?.id ?? row.first_order_id,
+      ...(endsNow ? { cancelled_at: now, cancel_reason: endsNow } : {}),
+      ...(status === "cancelled" && !cancelledAt ? { cancelled_at: asDate(observed.cancelledAt) ?? now, cancel_reason: current.cancel_reason ?? observed.cancelReason } : {}),
+      synced_at: now,
+    },
+    periods: observed.periods.map((period) => periodState(period, firstOrder)),
+    endsNow,
+    endedAt: ended ? (cancelledAt ?? now) : undefined,
+    cancelReason: endsNow ?? current.cancel_reason ?? undefined,
+  }
 }

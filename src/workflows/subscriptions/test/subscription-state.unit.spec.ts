@@ -1,5 +1,5 @@
 import type { Subscription, Transaction } from "../../../lib/hosted"
-import { observeSubscription, stablePeriods, subscriptionActions, type StoredSubscription } from "../subscription-state"
+import { type KeptSubscription, needsFirstOrder, observeSubscription, serviceStateRecord, stablePeriods, subscriptionActions, type StoredSubscription } from "../subscription-state"
 
 let seq = 0
 const tx = (status: Transaction["status"], changes: Partial<Transaction> = {}): Transaction => {
@@ -172,5 +172,79 @@ describe("stablePeriods: a paid transaction keeps its period (I5)", () => {
     const periods = stablePeriods(observeSubscription(500, [a, b, c], service("active")).periods, [kept(1, a), kept(2, c), kept(3, b)])
     expect(new Set(periods.map((p) => p.period)).size).toBe(3)
     expect(periods.find((p) => p.transactionId === c.id)?.period).toBe(2)
+  })
+})
+
+describe("serviceStateRecord: what one read writes", () => {
+  const now = new Date(Date.UTC(2027, 5, 1))
+  const row = (changes: Partial<KeptSubscription> = {}): KeptSubscription => ({
+    id: "twsub_1",
+    status: "active",
+    service_subscription_id: "S2026010100000001",
+    first_order_id: "order_1",
+    cancelled_at: null,
+    cancel_reason: null,
+    ...changes,
+  })
+  const firstOrder = { id: "order_1", status: "pending", paid: true }
+  const read = { hid: "S2026010100000001", hasCheckout: true }
+
+  it("the service's state, one row per period, period 1 naming the first order", () => {
+    const seen = observeSubscription(500, [tx("charged"), tx("charged")], service("active", { nextChargeAt: "2027-07-01T01:00:00.000Z" }))
+    const record = serviceStateRecord(row(), read, seen, firstOrder, row(), now)
+    expect(record.subscription).toEqual({
+      id: "twsub_1",
+      status: "active",
+      service_subscription_id: "S2026010100000001",
+      periods_charged: 2,
+      next_charge_at: new Date("2027-07-01T01:00:00.000Z"),
+      card_last4: "4242",
+      first_order_id: "order_1",
+      synced_at: now,
+    })
+    expect(record.periods.map((p) => [p.period, p.status, p.order_id])).toEqual([
+      [1, "paid", "order_1"],
+      [2, "paid", undefined],
+    ])
+    expect(record).toMatchObject({ endsNow: undefined, endedAt: undefined })
+  })
+
+  it("a local cancel is final: a stale read of an active subscription keeps it cancelled and ended when it was", () => {
+    const cancelledAt = "2027-05-01T00:00:00.000Z"
+    const kept = row({ status: "cancelled", cancelled_at: cancelledAt, cancel_reason: "Too much tea" })
+    const record = serviceStateRecord(kept, read, observeSubscription(500, [tx("charged")], service("active")), firstOrder, kept, now)
+    expect(record.subscription.status).toBe("cancelled")
+    expect(record.subscription).not.toHaveProperty("cancelled_at")
+    expect(record).toMatchObject({ endedAt: new Date(cancelledAt), cancelReason: "Too much tea" })
+  })
+
+  it("ends what the store no longer stands for while the service charges (I3): a cancelled first order, a dropped checkout", () => {
+    const seen = observeSubscription(500, [tx("charged")], service("active"))
+    const cancelledOrder = serviceStateRecord(row(), read, seen, { ...firstOrder, status: "canceled" }, row(), now)
+    expect(cancelledOrder).toMatchObject({ endsNow: "Its first order order_1 was cancelled", endedAt: now, cancelReason: "Its first order order_1 was cancelled" })
+    expect(cancelledOrder.subscription).toMatchObject({ status: "cancelled", cancelled_at: now, cancel_reason: "Its first order order_1 was cancelled" })
+    const dropped = serviceStateRecord(row({ first_order_id: null }), { hasCheckout: false }, seen, undefined, row(), now)
+    expect(dropped.endsNow).toMatch(/checkout was replaced or abandoned/)
+    expect(dropped.subscription.service_subscription_id).toBe("S2026010100000001")
+    // Not charging any more: nothing to end.
+    expect(serviceStateRecord(row(), read, observeSubscription(500, [tx("charged")], service("completed")), { ...firstOrder, status: "canceled" }, row(), now).endsNow).toBeUndefined()
+  })
+
+  it("cancelled at the service: its date and reason, not the store's", () => {
+    const seen = observeSubscription(500, [tx("charged")], service("cancelled", { cancelledAt: "2027-05-20T00:00:00.000Z", reason: "Console" }))
+    const record = serviceStateRecord(row(), read, seen, firstOrder, row(), now)
+    expect(record.subscription).toMatchObject({ status: "cancelled", cancelled_at: new Date("2027-05-20T00:00:00.000Z"), cancel_reason: "Console" })
+    expect(record.endedAt).toBeUndefined()
+  })
+})
+
+describe("needsFirstOrder", () => {
+  it("a paid period or a bound card without an order places it, unless the store ended the subscription", () => {
+    const paid = observeSubscription(500, [tx("charged")], service("active"))
+    expect(needsFirstOrder({ status: "pending" }, undefined, paid)).toBe(true)
+    expect(needsFirstOrder({ status: "pending" }, undefined, observeSubscription(500, [], service("trialing")))).toBe(true)
+    expect(needsFirstOrder({ status: "cancelled" }, undefined, paid)).toBe(false)
+    expect(needsFirstOrder({ status: "pending" }, { id: "order_1", status: "pending", paid: true }, paid)).toBe(false)
+    expect(needsFirstOrder({ status: "pending" }, undefined, observeSubscription(500, [tx("failed")], service("pending")))).toBe(false)
   })
 })

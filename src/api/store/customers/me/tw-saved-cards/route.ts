@@ -1,5 +1,6 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { startCardBinding } from "../../../../../workflows/saved-cards/card-binding"
+import { MedusaError } from "@medusajs/framework/utils"
+import { startTwCardBindingWorkflow } from "../../../../../workflows/saved-cards/start-tw-card-binding"
 import { loggedInCustomer } from "../../../../logged-in-customer"
 import { LISTED_STATUSES, savedCards, savedCardView } from "../../../../tw-saved-cards-shared/views"
 import type { StoreBindTwSavedCardType } from "./validators"
@@ -18,6 +19,10 @@ export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) 
  */
 export async function POST(req: AuthenticatedMedusaRequest<StoreBindTwSavedCardType>, res: MedusaResponse) {
   const { provider_id, return_path } = req.validatedBody
-  const { card, checkoutUrl } = await startCardBinding(req.scope, { customerId: loggedInCustomer(req), providerId: provider_id, returnPath: return_path })
-  res.json({ saved_card: savedCardView(card), checkout_url: checkoutUrl })
+  const { result } = await startTwCardBindingWorkflow(req.scope).run({ input: { customer_id: loggedInCustomer(req), provider_id, return_path } })
+  if (!result.saved_card || !result.checkout_url) {
+    // The service did not open the page: the card is recorded failed, the shopper reads why.
+    throw new MedusaError(result.error?.type ?? MedusaError.Types.UNEXPECTED_STATE, result.error?.message ?? "The card binding page could not be opened.")
+  }
+  res.json({ saved_card: savedCardView(result.saved_card), checkout_url: result.checkout_url })
 }

@@ -1,0 +1,45 @@
+import { MedusaError } from "@medusajs/framework/utils"
+import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
+import type { Transaction } from "../../../lib/hosted"
+import { createTwRenewalOrderWorkflow, type RenewalSubscription } from "../create-tw-renewal-order"
+import type { ObservedPeriod } from "../subscription-state"
+import { settlePeriod } from "./settle-period"
+
+export interface PlaceRenewalOrdersInput {
+  subscription: RenewalSubscription
+  firstOrderId: string
+  /** The paid periods without their order, in order. */
+  periods: ObservedPeriod[]
+  /** The period rows as stored. */
+  rows: Array<{ id: string; period: number }>
+  /** The sync's read of the checkout's transactions. */
+  transactions: Transaction[]
+}
+
+/**
+ * One `create-tw-renewal-order` per paid period without its order (a
+ * workflow cannot loop over a list it learns at run time). Each is undone on
+ * its own when it fails, and the others still run; a paid order is never
+ * undone, so this step has nothing to compensate.
+ */
+export const placeTwRenewalOrdersStep = createStep(
+  "place-tw-renewal-orders",
+  async ({ subscription, firstOrderId, periods, rows, transactions }: PlaceRenewalOrdersInput, { container }) => {
+    const placed: string[] = []
+    const failed: number[] = []
+    for (const period of periods) {
+      failed.push(
+        ...(await settlePeriod(container, subscription.id, period.period, async () => {
+          const row = rows.find((r) => r.period === period.period)
+          const transaction = transactions.find((t) => t.id === period.transactionId)
+          if (!row || !transaction) {
+            throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `Period ${period.period} has no row or transaction in this read.`)
+          }
+          const { result } = await createTwRenewalOrderWorkflow(container).run({ input: { subscription, first_order_id: firstOrderId, period_id: row.id, period, transaction } })
+          placed.push(result.order_id)
+        }))
+      )
+    }
+    return new StepResponse({ placed, failed })
+  }
+)

@@ -1,0 +1,28 @@
+import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
+import { hostedApi } from "../hosted-api"
+import type { ObservedPeriod } from "../subscription-state"
+import { settlePeriod } from "./settle-period"
+
+/**
+ * Money of periods nothing in the store stands for (charged after the store
+ * ended the subscription): returned, each from a fresh read, so never twice
+ * (the read shows a refund). A refund is final: nothing to compensate.
+ */
+export const refundTwSubscriptionPeriodsStep = createStep(
+  "refund-tw-subscription-periods",
+  async ({ subscriptionId, providerKey, periods }: { subscriptionId: string; providerKey: string; periods: ObservedPeriod[] }, { container }) => {
+    const api = hostedApi(container, providerKey)
+    const failed: number[] = []
+    for (const period of periods) {
+      failed.push(
+        ...(await settlePeriod(container, subscriptionId, period.period, async () => {
+          const observation = await api.observe(period.transactionId)
+          if (observation?.paid) {
+            await api.refundOrphan(observation, `subscription ${subscriptionId} had ended in the store`)
+          }
+        }))
+      )
+    }
+    return new StepResponse({ failed })
+  }
+)
