@@ -5,3 +5,5 @@ export { chargeTwSavedCardWorkflow, chargeTwSavedCardWorkflowId } from "./saved-
 export { settleTwSavedCardChargeWorkflow, settleTwSavedCardChargeWorkflowId } from "./saved-cards/settle-tw-saved-card-charge"
 export { processTwSubscriptionWorkflow, processTwSubscriptionWorkflowId, type SubscriptionStateChange, type SyncInput, type SyncResult } from "./subscriptions/process-tw-subscription"
 export { createTwRenewalOrderWorkflow, createTwRenewalOrderWorkflowId, type CreateTwRenewalOrderInput } from "./subscriptions/create-tw-renewal-order"
+export { cancelTwSubscriptionWorkflow, cancelTwSubscriptionWorkflowId, type CancelTwSubscriptionInput } from "./subscriptions/cancel-subscription"
+export { refundTwCancelledOrderWorkflow, refundTwCancelledOrderWorkflowId } from "./refund-cancelled-order"
