@@ -63,8 +63,13 @@ export async function readService(api: HostedCheckoutApi, ref: SubscriptionRef, 
   return { hid: candidate.id, subscription: candidate, transactions }
 }
 
-/** Pages of `GET /subscriptions` read at most when looking for an S number no notification gave. */
-const LIST_PAGES = 5
+/**
+ * Pages of `GET /subscriptions` read at most when looking for an S number no notification gave. The spec
+ * leaves the list's order open (the sandbox's is oldest first), so a new subscription can be on the last
+ * page: 100 pages cover 5,000 subscriptions (a money-model run on the production profile found a store
+ * with more than the 250 read before never finding one).
+ */
+const LIST_PAGES = 100
 /**
  * Without an id from the service, only a subscription started with the checkout's payment itself fits: the
  * service starts it as period 1 is paid. A few seconds, not a minute: at a busy store a wider window holds
@@ -82,7 +87,13 @@ const STILL_CHARGING = new Set<Subscription["status"]>(["pending", "trialing", "
  * holds. None, or more
  * than one, is no answer: the next notification of a period names it.
  */
-export async function findInServiceList(api: HostedCheckoutApi, ref: SubscriptionRef, transactions: Transaction[], heldElsewhere: (hid: string) => Promise<boolean>): Promise<Subscription | undefined> {
+export async function findInServiceList(
+  api: HostedCheckoutApi,
+  ref: SubscriptionRef,
+  transactions: Transaction[],
+  heldElsewhere: (hid: string) => Promise<boolean>,
+  logger: Logger
+): Promise<Subscription | undefined> {
   if (firstPaidAt(transactions) === undefined) {
     return undefined
   }
@@ -93,6 +104,7 @@ export async function findInServiceList(api: HostedCheckoutApi, ref: Subscriptio
       fitting.push(candidate)
     }
     if (++read >= LIST_PAGES * 50) {
+      logger.warn(`medusa-payment-tw: the service lists more than ${read} subscriptions; the S number of ${ref.id} was looked for in the first ${read} only`)
       break
     }
   }

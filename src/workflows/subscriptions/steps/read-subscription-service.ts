@@ -26,11 +26,12 @@ export const readTwSubscriptionServiceStep = createStep(
   async ({ subscription, checkout, hint, findNumber }: ReadSubscriptionServiceInput, { container }) => {
     const api = hostedApi(container, subscription.provider_key)
     const known = { ...subscription, service_subscription_id: subscription.service_subscription_id ?? sessionSubscription(checkout.data)?.hid ?? null }
-    let read = await readService(api, known, hint, container.resolve(ContainerRegistrationKeys.LOGGER))
+    const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+    let read = await readService(api, known, hint, logger)
     if (!read.hid && (subscription.status === "cancelled" || !checkout.found || findNumber)) {
       const module = subscriptionModule(container)
       const heldElsewhere = async (hid: string) => (await module.listTwSubscriptions({ service_subscription_id: hid, id: { $ne: subscription.id } }, { take: 1, select: ["id"] })).length > 0
-      const found = await findInServiceList(api, known, read.transactions, heldElsewhere)
+      const found = await findInServiceList(api, known, read.transactions, heldElsewhere, logger)
       if (found) {
         read = { ...read, hid: found.id, subscription: await api.client.subscriptions.retrieve(found.id) }
       }
