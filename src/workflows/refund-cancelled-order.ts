@@ -1,6 +1,6 @@
 import { ContainerRegistrationKeys, MathBN, MedusaError } from "@medusajs/framework/utils"
-import { createStep, createWorkflow, StepResponse, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
-import { refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
+import { createStep, createWorkflow, StepResponse, transform, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
+import { acquireLockStep, refundPaymentWorkflow, releaseLockStep } from "@medusajs/medusa/core-flows"
 import { untrusted } from "../lib/log"
 import { isProviderOf, PROVIDER_IDENTIFIERS } from "../shared/provider-ids"
 
@@ -85,6 +85,11 @@ const refundOwedStep = createStep("refund-tw-owed-payments", async (owed: OwedRe
  * and by the job `reconcile-tw-cancelled-orders` until nothing is owed.
  */
 export const refundTwCancelledOrderWorkflow = createWorkflow(refundTwCancelledOrderWorkflowId, (orderId: string) => {
+  // The subscriber and the job may run at once: each reads what is owed only once the other has recorded its refund.
+  const lockKey = transform({ orderId }, ({ orderId }) => `medusa-payment-tw:owed-refund:${orderId}`)
+  acquireLockStep({ key: lockKey, timeout: 60, ttl: 300 })
   const owed = listOwedRefundsStep(orderId)
-  return new WorkflowResponse(refundOwedStep(owed))
+  const refunded = refundOwedStep(owed)
+  releaseLockStep({ key: lockKey })
+  return new WorkflowResponse(refunded)
 })
