@@ -2,6 +2,7 @@ import type { ExecArgs } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import seedDemo from "../../scripts/demo/seed"
 import reconcileTwPayments from "../../src/jobs/reconcile-tw-payments"
+import { processTwPaymentWorkflow } from "../../src/workflows"
 import {
   adminToken,
   capturedOrder,
@@ -12,6 +13,7 @@ import {
   orderOfCart,
   payPage,
   PROVIDER_ID,
+  PROVIDER_KEY,
   settle,
   startPayment,
   SUCCESS_CARD,
@@ -116,6 +118,42 @@ storeTestRunner({
       const tx = await control(env.sandbox, "GET", `/transactions/${session.data.transactionId}`)
       expect(tx.status).toBe("charged")
       expect(tx.refundAmount ?? 0).toBe(0)
+    })
+
+    it("a payment read while the shopper's completion is being rolled back waits for it: nothing is authorized for the order that never was (money model, seed 777)", async () => {
+      const { cartId, inventoryItemId } = await stockedCart(1)
+      const { session } = await startPayment(api, store, cartId, {}, PROVIDER_ID)
+      const container = getContainer()
+      // No notification: the run below is the only handling of the payment.
+      await control(env.sandbox, "POST", "/faults", { kind: "drop", purpose: "charge", count: 10 })
+      await payPage(session.data.checkoutUrl, card(SUCCESS_CARD))
+
+      // The shopper's completion creates its order, then waits on the stock's lock held here past core's 5 s,
+      // and is rolled back: for those seconds the cart has an order that will not exist.
+      const locking = container.resolve(Modules.LOCKING)
+      await locking.acquire(inventoryItemId, { ownerId: "another-checkout", expire: 60 })
+      let run: ReturnType<ReturnType<typeof processTwPaymentWorkflow>["run"]>
+      try {
+        const completion = completeCart(api, store, cartId).then(
+          (answer) => answer.status,
+          (error) => error.response?.status
+        )
+        await waitFor(async () => !!(await orderOfCart(container, cartId)), "the completion's order")
+        run = processTwPaymentWorkflow(container).run({ input: { provider: PROVIDER_KEY, serviceId: session.data.transactionId } })
+        // Core answers its lock's time-out with a 500.
+        expect(await completion).toBe(500)
+      } finally {
+        await locking.release(inventoryItemId, { ownerId: "another-checkout" })
+      }
+      await run!
+
+      // The run decided once the completion was over: it placed the order itself, with the one captured payment.
+      const order = await capturedOrder(container, cartId)
+      const payments = container.resolve(Modules.PAYMENT)
+      const captured = (await payments.listPayments({ payment_session_id: session.id } as never, { relations: ["captures"] })).filter((p) => p.captures?.length)
+      expect(captured.map((p) => p.id)).toEqual([order.payment_collections![0]!.payments![0]!.id])
+      const tx = await control(env.sandbox, "GET", `/transactions/${session.data.transactionId}`)
+      expect(tx.status).toBe("charged")
     })
 
     it("a paid cart the store cannot fulfil (the stock sold out meanwhile) is refunded, not kept and forgotten", async () => {

@@ -16,7 +16,7 @@ import { cleanUp, moneyCommands, preludes, reconcileAndCheck, runPrelude, setAva
  * actions against the real app and the sandbox, then the reconciliation, then the money invariants
  * (integration-tests/model/money-model.ts). One app for every sequence; each sequence has carts of its own.
  *
- * MONEY_MODEL_RUNS (sequences), MONEY_MODEL_SEED (replay), MONEY_MODEL_MAX_COMMANDS (sequence length),
+ * MONEY_MODEL_RUNS (sequences), MONEY_MODEL_SEED (replay), MONEY_MODEL_PATH (with the seed: replay only the failing sequence a report names), MONEY_MODEL_MAX_COMMANDS (sequence length),
  * MONEY_MODEL_SHRINK=0 (report the first failing sequence unshrunk), MONEY_MODEL_TRACE=1 (print every sequence),
  * MONEY_MODEL_SURVEY=1 (run every sequence, list each failing one unshrunk at the end),
  * MONEY_MODEL_SABOTAGE=I1|I2|I3|I5|I6 (the checks' self-test: the harness breaks that invariant; the run must fail),
@@ -27,6 +27,7 @@ const RUNS = Number(process.env.MONEY_MODEL_RUNS || 100)
 const SEED = process.env.MONEY_MODEL_SEED ? Number(process.env.MONEY_MODEL_SEED) : Math.floor(Math.random() * 2 ** 31)
 const MAX_COMMANDS = Number(process.env.MONEY_MODEL_MAX_COMMANDS || 8)
 const SHRINK = process.env.MONEY_MODEL_SHRINK !== "0"
+const PATH = process.env.MONEY_MODEL_PATH || undefined
 /** MONEY_MODEL_SURVEY=1: never stop at a failing sequence; list every failing one at the end (no shrinking). */
 const SURVEY = process.env.MONEY_MODEL_SURVEY === "1"
 /** MONEY_MODEL_TRACE=1: print what every passing sequence did, too. */
@@ -94,7 +95,7 @@ storeTestRunner({
       })
 
       const startedAll = Date.now()
-      const details = await fc.check(property, { numRuns: RUNS, seed: SEED, endOnFailure: !SHRINK, verbose: 1 })
+      const details = await fc.check(property, { numRuns: RUNS, seed: SEED, path: PATH, endOnFailure: !SHRINK || PATH !== undefined, verbose: 1 })
       const seconds = (Date.now() - startedAll) / 1000
       const mean = durations.reduce((a, b) => a + b, 0) / Math.max(durations.length, 1) / 1000
       const sorted = [...durations].sort((a, b) => a - b)

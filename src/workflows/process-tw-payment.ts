@@ -5,6 +5,7 @@ import type { Decision } from "./payment-decision"
 import { cancelAwaitingOrderStep } from "./steps/cancel-awaiting-order"
 import { completePaidCartStep } from "./steps/complete-paid-cart"
 import { decidePaymentStep } from "./steps/decide-payment"
+import { findSessionLockKeyStep } from "./steps/find-session-lock-key"
 import { loadPaymentSessionStep } from "./steps/load-payment-session"
 import { readServicePaymentStep } from "./steps/read-service-payment"
 import { recordRefundStep } from "./steps/record-refund"
@@ -28,10 +29,11 @@ const isApply = (decision: Decision): decision is Applied => decision.kind === "
 /**
  * The one path from the service to the store. A hosted notification, an
  * embedded webhook and the reconciliation job all run it: one fresh read of
- * the service, the session it claims loaded through `query`, a decision
- * (`decide`), then, under a lock on the cart, the facts recorded and the
- * order's payment recorded or the order cancelled; the cart's completion runs
- * last, outside the lock, since core's completion takes the same lock itself.
+ * the service, then, under a lock on the cart, the session it claims loaded
+ * through `query`, a decision (`decide`), and the money returned, or the facts
+ * recorded and the order's payment recorded or the order cancelled; the cart's
+ * completion runs last, outside the lock, since core's completion takes the
+ * same lock itself.
  * Every step checks what already exists, so running it twice, or from a
  * delivery and the job at once, ends in the same state. A completion that
  * fails undoes the run: the facts recorded go, the payment core authorized
@@ -42,6 +44,15 @@ const isApply = (decision: Decision): decision is Applied => decision.kind === "
 export const processTwPaymentWorkflow = createWorkflow(processTwPaymentWorkflowId, (input: ProcessTwPaymentInput) => {
   const observation = readServicePaymentStep({ provider: input.provider, serviceId: input.serviceId })
   const sessionId = transform({ observation }, ({ observation }) => observation?.sessionId ?? null)
+  // The session is loaded and decided on under the cart's lock: core's completion holds it while the order it
+  // creates may still be rolled back, and a decision taken on that order would authorize a payment for none.
+  const lockKey = findSessionLockKeyStep({ sessionId })
+  // The lock's owner is this run: its compensation, after a completion that failed with the lock given back,
+  // releases only this run's lock, never one another checkout of the cart holds by then.
+  const lockOwner = transform({ input }, () => randomUUID())
+  when("tw-lock", { lockKey }, ({ lockKey }) => !!lockKey).then(() => {
+    acquireLockStep({ key: lockKey!, ownerId: lockOwner, timeout: 30, ttl: 120 })
+  })
   const session = loadPaymentSessionStep({ sessionId })
   const decision = decidePaymentStep({ provider: input.provider, observation, session })
 
@@ -54,18 +65,11 @@ export const processTwPaymentWorkflow = createWorkflow(processTwPaymentWorkflowI
     refundOrphanStep(orphan)
   })
 
-  const lockKey = transform({ session }, ({ session }) => session?.cartId ?? session?.id ?? "")
   const facts = transform({ input, observation, session }, ({ input, observation, session }) => ({
     provider: input.provider,
     sessionId: session?.id ?? "",
     observation: observation!,
   }))
-  // The lock's owner is this run: its compensation, after a completion that failed with the lock given back,
-  // releases only this run's lock, never one another checkout of the cart holds by then.
-  const lockOwner = transform({ input }, () => randomUUID())
-  when("tw-lock", { decision }, ({ decision }) => isApply(decision)).then(() => {
-    acquireLockStep({ key: lockKey, ownerId: lockOwner, timeout: 30, ttl: 120 })
-  })
   // A failed or expired payment is recorded only once its order is cancelled, so that a cancel that
   // fails leaves the session as it was, and the job (which skips final states) reads it again.
   when("tw-record-facts", { decision }, ({ decision }) => isApply(decision) && decision.record && !decision.cancelOrder).then(() => {
@@ -82,8 +86,8 @@ export const processTwPaymentWorkflow = createWorkflow(processTwPaymentWorkflowI
     // The same step a second time: a workflow runs each step once under its name.
     recordServiceFactsStep(facts).config({ name: "record-tw-service-facts-after-cancel" })
   })
-  when("tw-unlock", { decision }, ({ decision }) => isApply(decision)).then(() => {
-    releaseLockStep({ key: lockKey, ownerId: lockOwner })
+  when("tw-unlock", { lockKey }, ({ lockKey }) => !!lockKey).then(() => {
+    releaseLockStep({ key: lockKey!, ownerId: lockOwner })
   })
   const orderId = when("tw-complete-cart", { decision }, ({ decision }) => isApply(decision) && decision.completeCart).then(() => {
     const completion = transform({ facts, session }, ({ facts, session }) => ({ ...facts, cartId: session?.cartId ?? "" }))
