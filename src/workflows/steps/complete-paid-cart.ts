@@ -59,31 +59,29 @@ export async function placedOrder(container: MedusaContainer, cartId: string): P
  */
 export const completePaidCartStep = createStep("complete-tw-paid-cart", async ({ cartId, sessionId, provider, observation }: CompletePaidCartInput, { container }) => {
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
-  const orderId = await completions(async () => {
-    let lastError = "unknown error"
-    for (let attempt = 0; attempt <= RETRY_DELAYS_MS.length; attempt++) {
-      if (attempt > 0) {
-        await sleep(RETRY_DELAYS_MS[attempt - 1])
-      }
-      const { result, errors } = await completeCartWorkflow(container).run({ input: { id: cartId }, throwOnError: false })
-      const placed = errors?.length ? await placedOrder(container, cartId) : (result as { id?: string } | undefined)?.id
-      if (placed) {
-        return placed
-      }
-      const error = errors?.[0]?.error as { message?: string; code?: string; type?: string } | undefined
-      lastError = error?.message ?? lastError
-      logger.warn(`medusa-payment-tw: completing paid cart ${cartId} failed (attempt ${attempt + 1}): ${untrusted(lastError, 200)}`)
-      if (cannotFulfil(error)) {
-        if (observation.paid) {
-          await returnUnfulfillablePayment(container, { cartId, sessionId, provider, observation, why: `the store could not place the order of cart ${cartId} (${lastError})` })
-        }
-        return undefined
-      }
+  let lastError = "unknown error"
+  for (let attempt = 0; attempt <= RETRY_DELAYS_MS.length; attempt++) {
+    if (attempt > 0) {
+      // Outside the bound: a cart waiting to try again holds no place another paid cart could use.
+      await sleep(RETRY_DELAYS_MS[attempt - 1])
     }
-    throw new MedusaError(
-      MedusaError.Types.UNEXPECTED_STATE,
-      `Cart ${cartId} is paid but could not be completed (${lastError}); it stays payable and is completed again by the next delivery or reconciliation.`
-    )
-  })
-  return new StepResponse(orderId)
+    const { result, errors } = await completions(() => completeCartWorkflow(container).run({ input: { id: cartId }, throwOnError: false }))
+    const placed = errors?.length ? await placedOrder(container, cartId) : (result as { id?: string } | undefined)?.id
+    if (placed) {
+      return new StepResponse(placed)
+    }
+    const error = errors?.[0]?.error as { message?: string; code?: string; type?: string } | undefined
+    lastError = error?.message ?? lastError
+    logger.warn(`medusa-payment-tw: completing paid cart ${cartId} failed (attempt ${attempt + 1}): ${untrusted(lastError, 200)}`)
+    if (cannotFulfil(error)) {
+      if (observation.paid) {
+        await returnUnfulfillablePayment(container, { cartId, sessionId, provider, observation, why: `the store could not place the order of cart ${cartId} (${lastError})` })
+      }
+      return new StepResponse(undefined)
+    }
+  }
+  throw new MedusaError(
+    MedusaError.Types.UNEXPECTED_STATE,
+    `Cart ${cartId} is paid but could not be completed (${lastError}); it stays payable and is completed again by the next delivery or reconciliation.`
+  )
 })
