@@ -5,6 +5,8 @@
  *
  * `npm run demo -- --profile production`: the same store on Redis (redis-server
  * started here, or REDIS_URL) as one server process plus one worker process.
+ * `--profile cluster`: on Redis too, two server processes behind haproxy (on the
+ * store's port) and two worker processes.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process"
 import { mkdir, writeFile } from "node:fs/promises"
@@ -15,6 +17,7 @@ import { registerWebhookEndpoint } from "../src/cli/webhook-endpoint"
 import { EmbeddedCardClient } from "../src/lib/embedded"
 import { startSandbox } from "medusa-payment-tw-sandbox"
 import { startStorefront } from "../storefront/server"
+import { startCluster } from "./cluster"
 import { startMedusaProcess, type MedusaProcess } from "./medusa-process"
 import { freePort, startPostgres } from "./postgres"
 import { startRedis, type RedisHandle } from "./redis"
@@ -33,7 +36,7 @@ const SANDBOX_PORT = Number(process.env.SANDBOX_PORT || 4010)
 const STOREFRONT_PORT = Number(process.env.STOREFRONT_PORT || 8000)
 const ADMIN = { email: process.env.DEMO_ADMIN_EMAIL || "admin@medusa-payment-tw.test", password: process.env.DEMO_ADMIN_PASSWORD || "demo-admin-2026" }
 const DATABASE = "medusa_payment_tw_demo"
-const PROFILES = ["default", "production"] as const
+const PROFILES = ["default", "production", "cluster"] as const
 type Profile = (typeof PROFILES)[number]
 
 function profile(): Profile {
@@ -157,9 +160,11 @@ async function serverAndWorker(env: NodeJS.ProcessEnv): Promise<MedusaProcess[]>
 async function main() {
   await mkdir(DEMO_DIR, { recursive: true })
   log(
-    PROFILE === "production"
-      ? "profile: production (Redis event bus, workflow engine and locking; one server process + one worker process)"
-      : "profile: default (one Medusa process; in-memory event bus, workflow engine and locking)"
+    {
+      default: "profile: default (one Medusa process; in-memory event bus, workflow engine and locking)",
+      production: "profile: production (Redis event bus, workflow engine and locking; one server process + one worker process)",
+      cluster: "profile: cluster (Redis event bus, workflow engine and locking; two server processes behind haproxy + two worker processes)",
+    }[PROFILE]
   )
   const databaseUrl = await database()
   const storeUrl = `http://localhost:${PORT}`
@@ -176,7 +181,7 @@ async function main() {
   })
   stops.unshift(() => sandbox.close())
   log(`sandbox listening on ${sandbox.url}`)
-  const redisServer = PROFILE === "production" ? await redis() : undefined
+  const redisServer = PROFILE === "default" ? undefined : await redis()
   const redisUrl = redisServer?.url
 
   // The store's embedded-card webhook endpoint, registered as a merchant would; its secret is shown once.
@@ -209,8 +214,14 @@ async function main() {
     throw new Error(`creating the admin user failed:\n${existing.stderr}`)
   }
 
-  let processes: MedusaProcess[] = []
-  if (PROFILE === "production") {
+  let processes: Array<Pick<MedusaProcess, "mode" | "pid" | "port" | "url" | "bootMs"> & { role?: string }> = []
+  if (PROFILE === "cluster") {
+    log("starting Medusa: two server processes behind haproxy and two worker processes")
+    const cluster = await startCluster({ servers: 2, workers: 2, env, dir: DEMO_DIR, port: PORT, echo: (role, line) => console.log(`[${role}] ${line}`) })
+    stops.unshift(() => cluster.stop())
+    processes = cluster.members().map(({ role, process }) => ({ ...process, role }))
+    log(`haproxy listening on ${cluster.url}, round-robin over ${processes.filter((p) => p.mode === "server").map((p) => p.url).join(" and ")}`)
+  } else if (PROFILE === "production") {
     log("starting Medusa: a server process and a worker process")
     processes = await serverAndWorker(env)
   } else {
@@ -227,7 +238,7 @@ async function main() {
 
   const settings = {
     profile: PROFILE,
-    processes: processes.map(({ mode, pid, port, url, bootMs }) => ({ mode, pid, port, url, bootMs })),
+    processes: processes.map(({ role, mode, pid, port, url, bootMs }) => ({ role: role ?? mode, mode, pid, port, url, bootMs })),
     // port: only when this script started redis-server (not for REDIS_URL).
     redis: redisServer ? { url: withoutPassword(redisServer.url), port: redisServer.port } : undefined,
     store: { url: storeUrl, admin: `${storeUrl}/app`, publishableKey: key },
@@ -255,7 +266,7 @@ async function main() {
     redisUrl
       ? `
   Redis            ${withoutPassword(redisUrl)}
-  Processes        ${processes.map((p) => `${p.mode} pid ${p.pid} on port ${p.port}`).join(", ")}`
+  Processes        ${processes.map((p) => `${p.role ?? p.mode} pid ${p.pid} on port ${p.port}`).join(", ")}${PROFILE === "cluster" ? ` (haproxy on port ${PORT})` : ""}`
       : ""
   }
   Settings JSON    ${demoPath("settings.json")}

@@ -1,10 +1,10 @@
 // Starts Debian's `redis-server` for the production profile (demo and tests), the way scripts/postgres.ts
 // starts PostgreSQL: our own process on 127.0.0.1, never the package's system service.
-import { spawn, spawnSync } from "node:child_process"
-import { accessSync, constants } from "node:fs"
+import { spawn } from "node:child_process"
 import { mkdir } from "node:fs/promises"
 import { connect } from "node:net"
-import { delimiter, join } from "node:path"
+import { join } from "node:path"
+import { BinaryUnavailableError, debianBinary } from "./debian-package"
 import { freePort } from "./postgres"
 
 export interface RedisHandle {
@@ -17,43 +17,8 @@ export interface RedisHandle {
   logs: string[]
 }
 
-const INSTALL = "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o DPkg::Lock::Timeout=120 redis-server"
-
-export class RedisUnavailableError extends Error {
-  override name = "RedisUnavailableError"
-}
-
-function findOnPath(name: string): string | undefined {
-  const dirs = [...(process.env.PATH ?? "").split(delimiter), "/usr/bin", "/usr/sbin", "/usr/local/bin"]
-  for (const dir of dirs.filter(Boolean)) {
-    try {
-      accessSync(join(dir, name), constants.X_OK)
-      return join(dir, name)
-    } catch {
-      // not in this directory
-    }
-  }
-  return undefined
-}
-
-/** The redis-server binary; installs Debian's package when running as root, like .ci/run does for Chromium. */
-export function redisServerBinary(): string {
-  const found = findOnPath("redis-server")
-  if (found) {
-    return found
-  }
-  if (process.getuid?.() !== 0) {
-    throw new RedisUnavailableError("redis-server not found: install Debian's redis-server package (sudo apt-get install redis-server) or set REDIS_URL")
-  }
-  console.log("[redis] redis-server not found; installing Debian's redis-server package")
-  // The package's own service (systemd or init script) may or may not start; nothing here uses it.
-  const run = spawnSync("sh", ["-c", INSTALL], { stdio: ["ignore", "inherit", "inherit"] })
-  const installed = findOnPath("redis-server")
-  if (run.status !== 0 || !installed) {
-    throw new RedisUnavailableError(`installing redis-server failed (exit ${run.status}); install it yourself or set REDIS_URL`)
-  }
-  return installed
-}
+/** The redis-server binary; installs Debian's package when running as root. */
+export const redisServerBinary = () => debianBinary({ name: "redis-server", pkg: "redis-server", instead: "set REDIS_URL" })
 
 /** One PING over a raw socket: true once the server answers +PONG. */
 export const redisAnswers = (port: number, host = "127.0.0.1") =>
@@ -120,7 +85,7 @@ export async function startRedis({ dir, port, persistent = false, timeoutMs = 20
   while (!(await redisAnswers(redisPort))) {
     if (child.exitCode !== null || Date.now() > deadline) {
       await stop()
-      throw new RedisUnavailableError(`redis-server did not start on port ${redisPort}:\n${logs.slice(-20).join("\n")}`)
+      throw new BinaryUnavailableError(`redis-server did not start on port ${redisPort}:\n${logs.slice(-20).join("\n")}`)
     }
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
