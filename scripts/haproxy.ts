@@ -1,9 +1,9 @@
 // Debian's `haproxy` in front of the cluster profile's server processes: our own process on 127.0.0.1,
 // never the package's system service, started the way scripts/redis.ts starts redis-server.
-import { spawn } from "node:child_process"
 import { mkdir, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { BinaryUnavailableError, debianBinary } from "./debian-package"
+import { spawnOwned } from "./owned-process"
 
 export interface Balancer {
   /** http://localhost:<port>: the store API, the admin and /hooks/payment/*, round-robin over the servers. */
@@ -53,28 +53,13 @@ export async function startBalancer({ dir, port, servers, timeoutMs = 20_000 }: 
   const config = join(dir, "haproxy.cfg")
   await writeFile(config, haproxyConfig(port, servers))
   const logs: string[] = []
-  // -db: stay in the foreground; own process group, so a Ctrl-C reaches the caller, which stops it last.
-  const child = spawn(binary, ["-db", "-f", config], { stdio: ["ignore", "pipe", "pipe"], detached: true })
-  const collect = (chunk: Buffer) => logs.push(...chunk.toString().split("\n").filter(Boolean))
-  child.stdout.on("data", collect)
-  child.stderr.on("data", collect)
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
-  const killOnExit = () => child.exitCode === null && child.kill("SIGKILL")
-  process.once("exit", killOnExit)
-  void exited.then(() => process.removeListener("exit", killOnExit))
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill("SIGTERM")
-      const timer = setTimeout(() => child.kill("SIGKILL"), 5_000)
-      await exited
-      clearTimeout(timer)
-    }
-  }
+  // -db: stays in the foreground.
+  const { running, stop } = spawnOwned(binary, ["-db", "-f", config], { logs, graceMs: 5_000 })
 
   const url = `http://localhost:${port}`
   const deadline = Date.now() + timeoutMs
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) {
+    if (!running()) {
       throw new BinaryUnavailableError(`haproxy exited at start:\n${logs.slice(-20).join("\n")}`)
     }
     try {

@@ -1,10 +1,9 @@
 // Starts Debian's `redis-server` for the production profile (demo and tests), the way scripts/postgres.ts
 // starts PostgreSQL: our own process on 127.0.0.1, never the package's system service.
-import { spawn } from "node:child_process"
 import { mkdir } from "node:fs/promises"
 import { connect } from "node:net"
-import { join } from "node:path"
 import { BinaryUnavailableError, debianBinary } from "./debian-package"
+import { type OwnedProcess, spawnOwned } from "./owned-process"
 import { freePort } from "./postgres"
 
 export interface RedisHandle {
@@ -13,6 +12,8 @@ export interface RedisHandle {
   stop(): Promise<void>
   /** The port of the server this script started (undefined for REDIS_URL). */
   port?: number
+  /** Stops the server this script started and starts it again on its port (a Redis restart; nothing for REDIS_URL). */
+  restart(): Promise<void>
   /** What redis-server printed (empty for REDIS_URL). */
   logs: string[]
 }
@@ -42,7 +43,7 @@ export const redisAnswers = (port: number, host = "127.0.0.1") =>
  */
 export async function startRedis({ dir, port, persistent = false, timeoutMs = 20_000 }: { dir: string; port?: number; persistent?: boolean; timeoutMs?: number }): Promise<RedisHandle> {
   if (process.env.REDIS_URL) {
-    return { url: process.env.REDIS_URL, stop: async () => undefined, logs: [] }
+    return { url: process.env.REDIS_URL, stop: async () => undefined, restart: async () => undefined, logs: [] }
   }
   const binary = redisServerBinary()
   await mkdir(dir, { recursive: true })
@@ -60,34 +61,28 @@ export async function startRedis({ dir, port, persistent = false, timeoutMs = 20
     ...persistence,
   ]
   const logs: string[] = []
-  // Own process group: a Ctrl-C in the terminal reaches the caller, which stops Medusa before Redis.
-  const child = spawn(binary, args, { stdio: ["ignore", "pipe", "pipe"], detached: true })
-  const collect = (chunk: Buffer) => logs.push(...chunk.toString().split("\n").filter(Boolean))
-  child.stdout.on("data", collect)
-  child.stderr.on("data", collect)
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
-  // If the caller dies without stopping us, take the server with it.
-  const killOnExit = () => child.exitCode === null && child.kill("SIGKILL")
-  process.once("exit", killOnExit)
-
-  void exited.then(() => process.removeListener("exit", killOnExit))
-
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill("SIGTERM")
-      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000)
-      await exited
-      clearTimeout(timer)
+  let server: OwnedProcess | undefined
+  const stop = async () => server?.stop()
+  const spawnServer = async () => {
+    server = spawnOwned(binary, args, { logs, graceMs: 10_000 })
+    const deadline = Date.now() + timeoutMs
+    while (!(await redisAnswers(redisPort))) {
+      if (!server.running() || Date.now() > deadline) {
+        await stop()
+        throw new BinaryUnavailableError(`redis-server did not start on port ${redisPort}:\n${logs.slice(-20).join("\n")}`)
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50))
     }
   }
-
-  const deadline = Date.now() + timeoutMs
-  while (!(await redisAnswers(redisPort))) {
-    if (child.exitCode !== null || Date.now() > deadline) {
+  await spawnServer()
+  return {
+    url: `redis://127.0.0.1:${redisPort}`,
+    port: redisPort,
+    stop,
+    restart: async () => {
       await stop()
-      throw new BinaryUnavailableError(`redis-server did not start on port ${redisPort}:\n${logs.slice(-20).join("\n")}`)
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50))
+      await spawnServer()
+    },
+    logs,
   }
-  return { url: `redis://127.0.0.1:${redisPort}`, port: redisPort, stop, logs }
 }
