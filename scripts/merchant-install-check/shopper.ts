@@ -9,6 +9,8 @@ export interface Seeded {
   salesChannelId: string
   publishableKey: string
   carts: Record<string, string>
+  /** The variant priced with cents, which the plugin's boot check must name. */
+  centsVariantId: string
 }
 
 /** The test card that succeeds on both APIs (packages/sandbox/README.md, test cards). */

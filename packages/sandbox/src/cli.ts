@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { writeFileSync } from "node:fs"
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { dirname, join, resolve } from "node:path"
 import { parseArgs } from "node:util"
 import { settingsOf, startSandbox } from "./index"
 
@@ -7,7 +8,9 @@ import { settingsOf, startSandbox } from "./index"
  * The package's bin: `npx medusa-payment-tw-sandbox --port 4010 --state .sandbox/state.json`.
  * Every flag has an environment variable (SANDBOX_PORT, ...). Prints its settings,
  * writes them as JSON with --settings-out, and saves state before exiting on
- * SIGINT or SIGTERM.
+ * SIGINT or SIGTERM. Its first line is printed before anything can fail, so a
+ * failure is never a bare error message; the folders of --settings-out and
+ * --state are made when missing.
  */
 
 const USAGE = `Usage: medusa-payment-tw-sandbox [options]
@@ -25,7 +28,30 @@ const USAGE = `Usage: medusa-payment-tw-sandbox [options]
 A store's notification address for the hosted-checkout provider is
 http://<Medusa backend>/hooks/payment/hosted-checkout_<provider id>.`
 
+/** The first line, printed before anything can fail: which program and version is talking. */
+function banner(): string {
+  let version = "(unknown version)"
+  try {
+    // dist/cli.js and src/cli.ts both sit one folder below the package's package.json.
+    version = JSON.parse(readFileSync(join(__dirname, "..", "package.json"), "utf8")).version
+  } catch {
+    // Only the banner needs it.
+  }
+  return `medusa-payment-tw-sandbox ${version}: a sandbox of the payment service's APIs, no real money (--help for its options)`
+}
+
+/** Writes the settings file, making its folder first (`--settings-out .sandbox/settings.json` in a fresh checkout). */
+function writeSettings(path: string, settings: unknown): void {
+  try {
+    mkdirSync(dirname(resolve(path)), { recursive: true })
+    writeFileSync(path, `${JSON.stringify(settings, null, 2)}\n`)
+  } catch (error) {
+    throw new Error(`cannot write the settings file ${path} (--settings-out): ${(error as Error).message}`)
+  }
+}
+
 async function main(): Promise<void> {
+  console.log(banner())
   const { values } = parseArgs({
     options: {
       port: { type: "string" },
@@ -72,7 +98,7 @@ async function main(): Promise<void> {
   })
   const settings = { ...settingsOf(sandbox), notifyUrl: notifyUrl || null, pid: process.pid }
   if (settingsOut) {
-    writeFileSync(settingsOut, `${JSON.stringify(settings, null, 2)}\n`)
+    writeSettings(settingsOut, settings)
   }
   console.log(
     [
@@ -112,6 +138,13 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error(`[sandbox] ${(err as Error).message}`)
+  const error = err as Error & { code?: string }
+  // parseArgs names the unknown or malformed option; the usage says what there is.
+  const hint = error.code?.startsWith("ERR_PARSE_ARGS")
+    ? `\n\n${USAGE}`
+    : error.code === "EADDRINUSE"
+      ? " (another sandbox running? --port picks another port, 0 any free one)"
+      : ""
+  console.error(`[sandbox] cannot run: ${error.message}${hint}`)
   process.exit(1)
 })

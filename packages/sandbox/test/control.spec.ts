@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process"
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { checkoutBody, startTestSandbox, taipeiAt, type TestSandbox } from "./helpers"
@@ -197,4 +197,62 @@ describe("CLI", () => {
       rmSync(dir, { recursive: true, force: true })
     }
   }, 30_000)
+
+  /** The package's bin (the launcher, which runs src/cli.ts here), in `cwd`, with its output kept. */
+  function runBin(cwd: string, args: string[]) {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NODE_OPTIONS: "" } })
+    const out = { stdout: "", stderr: "" }
+    child.stdout.on("data", (c: Buffer) => (out.stdout += c.toString()))
+    child.stderr.on("data", (c: Buffer) => (out.stderr += c.toString()))
+    const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)))
+    return { child, out, exited }
+  }
+  const BIN = resolve(__dirname, "..", "bin", "medusa-payment-tw-sandbox.js")
+
+  it("in a fresh folder, makes the folders of --settings-out and --state, after its banner", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sandbox-cli-fresh-"))
+    const { child, out, exited } = runBin(dir, ["--port", "0", "--settings-out", ".sandbox/settings.json", "--state", "data/sandbox/state.json", "--quiet"])
+    try {
+      const settingsPath = join(dir, ".sandbox", "settings.json")
+      const deadline = Date.now() + 20_000
+      while (!existsSync(settingsPath) && child.exitCode === null && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100))
+      }
+      expect(out.stderr).toBe("")
+      const settings = JSON.parse(readFileSync(settingsPath, "utf8"))
+      expect(settings.statePath).toBe("data/sandbox/state.json")
+      expect(out.stdout.split("\n")[0]).toMatch(/^medusa-payment-tw-sandbox \d+\.\d+\.\d+: /)
+      expect((await fetch(`${settings.controlUrl}/clock`)).status).toBe(200)
+      child.kill("SIGTERM")
+      expect(await exited).toBe(0)
+      expect(JSON.parse(readFileSync(join(dir, "data", "sandbox", "state.json"), "utf8")).format).toBe("medusa-payment-tw-sandbox-state")
+    } finally {
+      if (child.exitCode === null) {
+        child.kill("SIGKILL")
+      }
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 30_000)
+
+  it("prints its banner before a failure, then one line that says what failed", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sandbox-cli-fail-"))
+    try {
+      const { out, exited } = runBin(dir, ["--port", "70000"])
+      expect(await exited).toBe(1)
+      expect(out.stdout).toMatch(/^medusa-payment-tw-sandbox \d+\.\d+\.\d+: /)
+      expect(out.stderr.trim()).toBe("[sandbox] cannot run: invalid port: 70000")
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 30_000)
+
+  it("is published with its launcher as the bin and without an install-time script", () => {
+    const manifest = JSON.parse(readFileSync(resolve(__dirname, "..", "package.json"), "utf8"))
+    expect(manifest.bin).toEqual({ "medusa-payment-tw-sandbox": "bin/medusa-payment-tw-sandbox.js" })
+    expect(manifest.files).toEqual(expect.arrayContaining(["bin", "dist"]))
+    // A store that installs the package must not be asked to approve a build.
+    expect(Object.keys(manifest.scripts ?? {}).filter((name) => /^(pre|post)?(install|prepare)$/.test(name))).toEqual([])
+    expect(manifest.scripts.prepack).toBeDefined()
+    expect(statSync(BIN).mode & 0o111).not.toBe(0)
+  })
 })
