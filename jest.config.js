@@ -7,7 +7,7 @@ process.env.TW_DELIVERY_DELAY_MS ??= "500"
 // TEST_TYPE picks one suite; scripts/test.mjs runs them all and adds up the totals.
 // Test folders are named `test` because `medusa plugin:build` leaves that segment out of the package.
 const suites = {
-  unit: ["<rootDir>/src/**/test/**/*.unit.spec.ts"],
+  unit: ["<rootDir>/src/**/test/**/*.unit.spec.ts", "<rootDir>/packages/storefront/test/**/*.unit.spec.ts"],
   sandbox: ["<rootDir>/packages/sandbox/test/**/*.spec.ts"],
   contract: ["<rootDir>/integration-tests/contract/**/*.spec.ts"],
   modules: ["<rootDir>/src/**/test/**/*.module.spec.ts"],
@@ -26,8 +26,13 @@ module.exports = {
   },
   testEnvironment: "node",
   moduleFileExtensions: ["js", "ts", "json"],
-  // The sandbox workspace package from its sources (as tsconfig.json's paths), never a stale dist/.
-  moduleNameMapper: { "^medusa-payment-tw-sandbox$": "<rootDir>/packages/sandbox/src/index.ts" },
+  // The sandbox workspace package from its sources (as tsconfig.json's paths), never a stale dist/. The
+  // storefront kit is ES modules whose relative imports name the .js file tsc emits: its sources are .ts.
+  moduleNameMapper: {
+    "^medusa-payment-tw-sandbox$": "<rootDir>/packages/sandbox/src/index.ts",
+    "^medusa-payment-tw-storefront$": "<rootDir>/packages/storefront/src/index.ts",
+    "^(\\.{1,2}/.*)\\.js$": "$1",
+  },
   modulePathIgnorePatterns: ["dist/", "<rootDir>/.medusa/"],
   testMatch: suites[type],
   testTimeout: type === "model" ? 4 * 3600_000 : needsDatabase ? 180_000 : 30_000,

@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto"
-import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { createCartWorkflow } from "@medusajs/medusa/core-flows"
 import { TW_SAVED_CARD_MODULE, type TwSavedCardModuleService } from "../../src/modules/tw-saved-card"
@@ -24,8 +23,8 @@ import {
   useSandbox,
   waitFor,
 } from "../helpers/hosted-store"
-import { keepAnswersAndLogs } from "../helpers/answers-and-logs"
 import { storeTestRunner } from "../helpers/store-runner"
+import { expectNoTokenLeaks } from "../helpers/token-leaks"
 
 jest.setTimeout(240_000)
 // The reconciliation runs only when a test calls it.
@@ -63,39 +62,11 @@ storeTestRunner({
   testSuite: ({ api, getContainer }) => {
     let store: Store
     let admin: Headers
-    const { answers, lines, watchLogs, unwatchLogs } = keepAnswersAndLogs(api, getContainer)
     beforeEach(async () => {
       store = await seedStore(getContainer(), env.sandbox, api.defaults.baseURL)
       admin = await adminToken(api, getContainer())
-      watchLogs()
     })
-    afterEach(async () => {
-      await settle()
-      // No token nor the key that encrypts them, in any test, reached a log line, an API answer, a session's or a payment's data.
-      const tokens = await tokensSent()
-      const stored = await storedData(getContainer())
-      unwatchLogs()
-      for (const token of [...tokens, TOKEN_KEY]) {
-        expect(lines.filter((line) => line.includes(token))).toEqual([])
-        expect(answers.filter((answer) => answer.includes(token))).toEqual([])
-        expect(stored).not.toContain(token)
-      }
-    })
-
-    /** The tokens the service sent (only in `token` notifications; the sandbox keeps a copy of each). */
-    async function tokensSent(): Promise<string[]> {
-      const { notifications } = await control(env.sandbox, "GET", "/notifications?purpose=token")
-      return (notifications as Array<{ body: { token?: string } }>).map((n) => n.body.token).filter((t): t is string => !!t)
-    }
-
-    /** Every session's and payment's data and context, as stored. */
-    async function storedData(container: MedusaContainer): Promise<string> {
-      const pg = container.resolve(ContainerRegistrationKeys.PG_CONNECTION)
-      const sessions = await pg.raw("select data, context from payment_session")
-      const payments = await pg.raw("select data from payment")
-      const holders = await pg.raw("select data from account_holder")
-      return JSON.stringify([sessions.rows, payments.rows, holders.rows])
-    }
+    const { lines } = expectNoTokenLeaks(api, getContainer, env, TOKEN_KEY)
 
     const fault = (body: Record<string, unknown>) => control(env.sandbox, "POST", "/faults", { endpoint: "POST /token/transactions", ...body })
     const module = () => getContainer().resolve<TwSavedCardModuleService>(TW_SAVED_CARD_MODULE)

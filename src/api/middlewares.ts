@@ -7,8 +7,9 @@ import { paidCollectionGuard } from "./paid-collection-guard"
 import { paymentDeliveryIntake } from "./payment-delivery-intake"
 import { savedCardCompletionMiddleware } from "./saved-card-completion"
 import { savedCardSessionMiddleware } from "./saved-card-session"
-import { StoreStartTwSubscriptionCheckout } from "./store/carts/[id]/tw-subscription/validators"
-import { StoreBindTwSavedCard } from "./store/customers/me/tw-saved-cards/validators"
+import { validatePluginBody } from "./plugin-schema"
+import { checkoutBody } from "./store/carts/[id]/tw-subscription/validators"
+import { bindCardBody } from "./store/customers/me/tw-saved-cards/validators"
 import { StoreCancelTwSubscription, StoreListTwSubscriptions } from "./store/customers/me/tw-subscriptions/validators"
 import { StoreListTwSubscriptionPlans } from "./store/tw-subscription-plans/validators"
 import { subscriptionListConfig } from "./tw-subscriptions-shared/validators"
@@ -60,12 +61,12 @@ export default defineMiddlewares({
     {
       matcher: "/store/customers/me/tw-saved-cards",
       method: ["POST"],
-      middlewares: [validateAndTransformBody(StoreBindTwSavedCard)],
+      middlewares: [validatePluginBody(bindCardBody)],
     },
     {
       matcher: "/store/carts/:id/tw-subscription",
       method: ["POST"],
-      middlewares: [customerOnly, validateAndTransformBody(StoreStartTwSubscriptionCheckout)],
+      middlewares: [customerOnly, validatePluginBody(checkoutBody)],
     },
     {
       matcher: "/store/tw-subscription-plans",

@@ -1,5 +1,6 @@
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import { SHOPPER_ERROR } from "../providers/core/shopper-error-codes"
 
 /**
  * Before a payment session is created through the store API: core's workflow
@@ -14,7 +15,7 @@ export async function paidCollectionGuard(req: MedusaRequest, _res: MedusaRespon
     const { data } = await query.graph({ entity: "payment_collection", fields: ["id", "payments.id", "payments.canceled_at"], filters: { id: req.params.id } })
     const payments = (data[0]?.payments ?? []) as Array<{ canceled_at: Date | string | null } | null>
     if (payments.some((payment) => payment && !payment.canceled_at)) {
-      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "This cart is already paid; no new payment can be started for it.")
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "This cart is already paid; no new payment can be started for it.", SHOPPER_ERROR.cart_already_paid)
     }
   } catch (error) {
     return next(error)

@@ -2,6 +2,7 @@ import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusaj
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { TW_SAVED_CARD_MODULE } from "../modules/tw-saved-card"
 import { isProviderOf } from "../providers/core/provider-keys"
+import { SHOPPER_ERROR } from "../providers/core/shopper-error-codes"
 import { sessionSavedCard } from "../providers/hosted-checkout/public"
 import { chargeTwSavedCardWorkflow } from "../workflows/saved-cards/charge-tw-saved-card"
 
@@ -35,7 +36,9 @@ async function savedCardSessionOf(req: MedusaRequest, cartId: string): Promise<{
  * card is charged here, once, under the cart's lock (the workflow
  * `charge-tw-saved-card`);
  * then core completes it as any paid cart, and its authorization takes the
- * sealed charge. The storefront completes the cart as usual and gets:
+ * sealed charge. (An off-session session, Medusa's recipe, is charged by the
+ * same workflow from the provider's authorization when nothing completes a
+ * cart; completed here, it is charged here, as any saved-card session.) The storefront completes the cart as usual and gets:
  * - the order (core's answer) when the charge is paid;
  * - 400 with the decline's meaning when the card was declined: no order, the
  *   cart stays payable with a new session (this card again, another card, another method);
@@ -55,11 +58,11 @@ export async function savedCardCompletionMiddleware(req: MedusaRequest, res: Med
     const { result } = await chargeTwSavedCardWorkflow(req.scope).run({ input: { cart_id: req.params.id, payment_session_id: sessionId, cart_customer_id: cartCustomerId } })
     const { outcome } = result
     if (outcome.status === "declined") {
-      return next(new MedusaError(MedusaError.Types.NOT_ALLOWED, outcome.message))
+      return next(new MedusaError(MedusaError.Types.NOT_ALLOWED, outcome.message, outcome.code ?? SHOPPER_ERROR.card_declined))
     }
     if (outcome.status === "unknown") {
       // Not core's CONFLICT: its error handler replaces the message with a generic one.
-      res.status(409).json({ type: "payment_pending", code: "payment_pending", message: outcome.message, payment_session_id: sessionId })
+      res.status(409).json({ type: "payment_pending", code: SHOPPER_ERROR.payment_pending, message: outcome.message, payment_session_id: sessionId })
       return
     }
   } catch (error) {

@@ -1,6 +1,5 @@
 import type { HttpTypes } from "@medusajs/types"
-import { EMBEDDED_CARD_PROVIDER_ID } from "./payment/embedded-session"
-import { HOSTED_CHECKOUT_PROVIDER_ID } from "./payment/hosted-checkout"
+import { hostedSessionOf, isEmbeddedCardProvider, isHostedCheckoutProvider } from "medusa-payment-tw-storefront"
 
 /** What the shopper needs to pay a convenience-store code or a virtual account. */
 export type PaymentInstructions =
@@ -16,13 +15,6 @@ export interface OrderPayment {
   /** Said instead of the state's usual explanation. */
   explanation?: string
   instructions?: PaymentInstructions
-}
-
-/** The hosted provider's public session data, as far as the confirmation page reads it. */
-interface HostedSessionData {
-  status?: string
-  paymentMethod?: string
-  paymentInfo?: unknown
 }
 
 const METHOD_LABELS: Record<string, string> = {
@@ -87,18 +79,18 @@ function instructionsOf(info: unknown): PaymentInstructions | undefined {
 export function describeOrderPayment(order: HttpTypes.StoreOrder): OrderPayment {
   const state = stateOf(order)
   const sessions = (order.payment_collections ?? []).flatMap((collection) => collection.payment_sessions ?? [])
-  const session = sessions.filter((s) => s.provider_id === HOSTED_CHECKOUT_PROVIDER_ID || s.provider_id === EMBEDDED_CARD_PROVIDER_ID).at(-1)
-  if (session?.provider_id === EMBEDDED_CARD_PROVIDER_ID) {
+  const session = sessions.filter((s) => isHostedCheckoutProvider(s.provider_id) || isEmbeddedCardProvider(s.provider_id)).at(-1)
+  if (session && isEmbeddedCardProvider(session.provider_id)) {
     // Awaiting, for a card, means the service accepted the card and is still processing the payment.
     const explanation = state === "awaiting" ? "The payment service is still processing your card payment. We ship your order once it is confirmed." : undefined
     return { state, label: STATE_LABELS[state], method: METHOD_LABELS.card, explanation }
   }
-  const data = (session?.data ?? {}) as HostedSessionData
-  const method = data.paymentMethod ? (METHOD_LABELS[data.paymentMethod] ?? data.paymentMethod) : undefined
+  const hosted = session ? hostedSessionOf([session]) : undefined
+  const method = hosted?.paymentMethod ? (METHOD_LABELS[hosted.paymentMethod] ?? hosted.paymentMethod) : undefined
   return {
     state,
     label: STATE_LABELS[state],
     method,
-    instructions: state === "awaiting" ? instructionsOf(data.paymentInfo) : undefined,
+    instructions: state === "awaiting" ? instructionsOf(hosted?.paymentInfo) : undefined,
   }
 }

@@ -1,5 +1,6 @@
+import { listSubscriptions, retrieveSubscription, type Subscription } from "medusa-payment-tw-storefront"
 import { loggedInCustomer } from "./customer"
-import { mySubscription, mySubscriptions, type Subscription } from "./subscriptions"
+import { sdk } from "./medusa"
 
 /** What an order is to one of the logged-in customer's subscriptions. */
 export type OrderSubscription = { kind: "first"; subscription: Subscription } | { kind: "renewal"; subscription: Subscription; period: number }
@@ -38,7 +39,7 @@ export async function subscriptionOfOrder(orderId: string, hint: string | null):
     return undefined
   }
   if (hint) {
-    const subscription = await mySubscription(hint).catch(() => undefined)
+    const subscription = await retrieveSubscription(sdk, hint).catch(() => undefined)
     const period = subscription?.periods?.find((p) => p.order_id === orderId)
     if (subscription && period) {
       return period.period === 1 ? { kind: "first", subscription } : { kind: "renewal", subscription, period: period.period }
@@ -47,6 +48,6 @@ export async function subscriptionOfOrder(orderId: string, hint: string | null):
       return { kind: "first", subscription }
     }
   }
-  const first = (await mySubscriptions()).find((s) => s.first_order_id === orderId)
+  const first = (await listSubscriptions(sdk, { limit: 100 })).subscriptions.find((s) => s.first_order_id === orderId)
   return first ? { kind: "first", subscription: first } : undefined
 }

@@ -1,6 +1,6 @@
 import type { HttpTypes } from "@medusajs/types"
 import { addLine, currentCart, newCart, SUBSCRIPTION_PLAN_KEY, subscriptionPlanIdOf } from "./cart"
-import type { SubscriptionPlan } from "./subscription-plans"
+import type { SubscriptionPlan } from "medusa-payment-tw-storefront"
 
 /**
  * "Subscribe" on a product page: a cart of its own holding the plan's variant

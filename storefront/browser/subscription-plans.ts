@@ -1,29 +1,7 @@
-import { sdk } from "./medusa"
+import type { SubscriptionPlan } from "medusa-payment-tw-storefront"
 import { formatMoney } from "./money"
 
-/** A plan as `GET /store/tw-subscription-plans` answers it (docs/subscriptions.md). */
-export interface SubscriptionPlan {
-  id: string
-  variant_id: string
-  title: string
-  kind: "monthly" | "scheduled"
-  interval_months: number
-  /** Number of charges; null = until cancelled. */
-  periods: number | null
-  first_charge_delay_days: number
-  active: boolean
-}
-
-/** The active plans a product's variants are offered as. */
-export async function plansOfProduct(productId: string): Promise<SubscriptionPlan[]> {
-  const { plans } = await sdk.client.fetch<{ plans: SubscriptionPlan[] }>("/store/tw-subscription-plans", { query: { product_id: productId } })
-  return plans
-}
-
-export async function plansOfVariant(variantId: string): Promise<SubscriptionPlan[]> {
-  const { plans } = await sdk.client.fetch<{ plans: SubscriptionPlan[] }>("/store/tw-subscription-plans", { query: { variant_id: variantId } })
-  return plans
-}
+/** How the storefront describes a plan's terms; the kit reads the plans (`listSubscriptionPlans`). */
 
 interface Terms {
   interval_months: number

@@ -1,6 +1,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { TW_SUBSCRIPTION_MODULE, type TwSubscriptionModuleService } from "../../modules/tw-subscription"
+import { SHOPPER_ERROR } from "../../providers/core/shopper-error-codes"
 import type { AdminSubscriptionDetailView, PeriodView, PlanView, SubscriptionDetailView, SubscriptionListItem, SubscriptionView } from "../../shared/subscription-views"
 
 /** What the routes answer: the objects of docs/subscriptions.md, typed in src/shared for the admin and the storefront too. */
@@ -87,7 +88,7 @@ export async function subscriptionDetail(container: MedusaContainer, id: string,
   const module = subscriptions(container)
   const [row] = await module.listTwSubscriptions({ id, ...(options.customerId ? { customer_id: options.customerId } : {}) }, { take: 1 })
   if (!row) {
-    throw new MedusaError(MedusaError.Types.NOT_FOUND, `Subscription ${id} was not found.`)
+    throw new MedusaError(MedusaError.Types.NOT_FOUND, `Subscription ${id} was not found.`, SHOPPER_ERROR.subscription_not_found)
   }
   const periods = await module.listTwSubscriptionPeriods({ subscription_id: row.id }, { take: null, order: { period: "ASC" } })
   const [plan] = row.plan_id ? await module.listTwSubscriptionPlans({ id: row.plan_id }, { take: 1, withDeleted: true }) : []

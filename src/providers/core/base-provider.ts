@@ -14,6 +14,7 @@ import type {
 } from "@medusajs/framework/types"
 import { AbstractPaymentProvider, MedusaError, PaymentActions, type PaymentSessionStatus } from "@medusajs/framework/utils"
 import type { PaymentApi, PaymentObservation } from "./payment-api"
+import { SHOPPER_ERROR } from "./shopper-error-codes"
 
 /**
  * What the two providers share around a fresh read of the service: every
@@ -61,7 +62,7 @@ export abstract class TwPaymentProvider<
   async authorizePayment({ data, context }: AuthorizePaymentInput): Promise<AuthorizePaymentOutput> {
     const session = this.readSession(data)
     if (context?.idempotency_key && context.idempotency_key !== session.session_id) {
-      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "The payment data belongs to another payment session.")
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "The payment data belongs to another payment session.", SHOPPER_ERROR.payment_session_mismatch)
     }
     const attested = this.api_.attestor.open(data?.attestation, {
       sessionId: session.session_id,

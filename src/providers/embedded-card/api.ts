@@ -3,6 +3,7 @@ import { constructEvent, EmbeddedCardClient, type PaymentIntent, type Refund, SI
 import { NotFoundError } from "../../lib/http"
 import { untrusted } from "../../lib/log"
 import { Attestor } from "../core/attestation"
+import { embeddedFailureCode } from "../core/shopper-error-codes"
 import type { Delivery, ListedPage, PaymentApi, PaymentObservation, UnsettledSession } from "../core/payment-api"
 import type { ResolvedEmbeddedCardOptions } from "./options"
 import { type EmbeddedSessionData, readSessionData } from "./session-data"
@@ -85,7 +86,12 @@ export class EmbeddedCardApi implements PaymentApi {
       status: intent.status,
       action: WEBHOOK_ACTION[intent.status],
       paid: intent.status === "succeeded",
-      facts: { status: intent.status, ...(intent.lastPaymentError ? { lastPaymentError: intent.lastPaymentError.code } : {}) },
+      facts: {
+        status: intent.status,
+        ...(intent.lastPaymentError ? { lastPaymentError: intent.lastPaymentError.code } : {}),
+        // Cleared once the shopper pays after a failed try (a cancelled 3-D Secure leaves the intent payable).
+        errorCode: intent.lastPaymentError || intent.status === "failed" ? embeddedFailureCode(intent.lastPaymentError?.code) : undefined,
+      },
     }
   }
 

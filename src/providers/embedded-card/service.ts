@@ -13,11 +13,12 @@ import type { EmbeddedCardClient, PaymentIntent, PaymentIntentStatus, Refund } f
 import { InvalidRequestError, UnknownOutcomeError } from "../../lib/http"
 import { TwPaymentProvider } from "../core/base-provider"
 import { toMedusaError } from "../core/errors"
+import { SHOPPER_ERROR } from "../core/shopper-error-codes"
 import { toTwd } from "../core/money"
 import type { PaymentObservation } from "../core/payment-api"
 import { EmbeddedCardApi } from "./api"
 import { type EmbeddedCardOptions, parseEmbeddedCardOptions, type ResolvedEmbeddedCardOptions } from "./options"
-import { type EmbeddedSessionData, freshSessionData, parseStorefrontData, readSessionData } from "./session-data"
+import { DEFAULT_SDK_LOCALE, type EmbeddedSessionData, freshSessionData, parseStorefrontData, readSessionData, type SdkLocale } from "./session-data"
 import { SESSION_STATUS } from "./status-map"
 
 /**
@@ -51,7 +52,7 @@ export class EmbeddedCardProviderService extends TwPaymentProvider<EmbeddedCardO
   async initiatePayment({ amount, currency_code, data, context }: InitiatePaymentInput): Promise<InitiatePaymentOutput> {
     const twd = toTwd(amount, currency_code)
     const input = parseStorefrontData(data)
-    const sessionData = await this.createIntent(twd, input.session_id, input.return_path, context?.idempotency_key)
+    const sessionData = await this.createIntent(twd, input.session_id, input.return_path, context?.idempotency_key, input.locale)
     return { id: sessionData.paymentIntentId, status: PaymentSessionStatus.REQUIRES_MORE, data: { ...sessionData } }
   }
 
@@ -65,7 +66,7 @@ export class EmbeddedCardProviderService extends TwPaymentProvider<EmbeddedCardO
     }
     await this.cancelIntent(current.paymentIntentId)
     const key = context?.idempotency_key ? `${context.idempotency_key}:${twd}` : undefined
-    const sessionData = await this.createIntent(twd, current.session_id, undefined, key)
+    const sessionData = await this.createIntent(twd, current.session_id, undefined, key, current.locale)
     return { data: { ...sessionData }, status: PaymentSessionStatus.REQUIRES_MORE }
   }
 
@@ -113,7 +114,13 @@ export class EmbeddedCardProviderService extends TwPaymentProvider<EmbeddedCardO
     return { data: { ...data, refunds } }
   }
 
-  protected async createIntent(amount: number, sessionId: string, returnPath: string | undefined, idempotencyKey: string | undefined): Promise<EmbeddedSessionData> {
+  protected async createIntent(
+    amount: number,
+    sessionId: string,
+    returnPath: string | undefined,
+    idempotencyKey: string | undefined,
+    locale: SdkLocale | undefined
+  ): Promise<EmbeddedSessionData> {
     const returnUrl = `${this.options_.storefrontUrl.replace(/\/+$/, "")}${returnPath ?? this.options_.returnPath}`
     try {
       const intent = await this.client_.paymentIntents.create(
@@ -139,6 +146,7 @@ export class EmbeddedCardProviderService extends TwPaymentProvider<EmbeddedCardO
         returnUrl,
         amount,
         status: intent.status,
+        locale: locale ?? DEFAULT_SDK_LOCALE,
       }
     } catch (error) {
       throw toMedusaError("Creating the payment intent failed", error)
@@ -180,7 +188,7 @@ export class EmbeddedCardProviderService extends TwPaymentProvider<EmbeddedCardO
             : undefined
     if (problem) {
       this.logger_.error(`embedded-card: payment intent ${intent.id} belongs to ${problem}; refused for session ${session.session_id}`)
-      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Payment intent ${intent.id} does not match this payment session (${problem}).`)
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Payment intent ${intent.id} does not match this payment session (${problem}).`, SHOPPER_ERROR.payment_session_mismatch)
     }
     return intent
   }

@@ -1,11 +1,24 @@
 import { z } from "zod"
 import { storefrontPath } from "../core/options"
-import { parseSessionData, sessionDataShape } from "../core/session-data"
+import { parseStoredSessionData, sessionDataShape } from "../core/session-data"
+import type { ShopperErrorCode } from "../core/shopper-error-codes"
+
+/**
+ * The languages of the service's card form: the SDK is constructed with a
+ * locale (spec 4). The spec names no values and no default; these are the two
+ * the service's form speaks (its sandbox: `zh-TW`, the default, and `en`).
+ */
+export const SDK_LOCALES = ["zh-TW", "en"] as const
+export type SdkLocale = (typeof SDK_LOCALES)[number]
+/** The card form's language when the storefront names none: a Taiwanese shop's shoppers read Traditional Chinese. */
+export const DEFAULT_SDK_LOCALE: SdkLocale = "zh-TW"
 
 /** What a storefront may send when it creates a session; anything else is refused. */
 const storefrontDataSchema = z.strictObject({
   session_id: z.string().min(1),
   return_path: storefrontPath.optional(),
+  /** The shopper's language for the card form; the session data gives it back as `locale` for the SDK's constructor. */
+  locale: z.enum(SDK_LOCALES, { error: `must be one of ${SDK_LOCALES.map((l) => `"${l}"`).join(", ")} (the languages of the card form)` }).optional(),
 })
 export type StorefrontData = z.output<typeof storefrontDataSchema>
 
@@ -22,6 +35,7 @@ const shape = sessionDataShape(storefrontDataSchema, [
   "lastPaymentError",
   "refunds",
   "attestation",
+  "errorCode",
 ])
 
 export const parseStorefrontData = shape.parseStorefront
@@ -44,6 +58,10 @@ export interface EmbeddedSessionData {
   amount: number
   status?: string
   lastPaymentError?: string
+  /** The shopper code of `lastPaymentError`, or of a failure without one (`shopper-error-codes.ts`). */
+  errorCode?: ShopperErrorCode
+  /** The card form's language: pass it to the SDK's constructor (`TwPay(publishableKey, { locale })`). */
+  locale?: SdkLocale
   refunds?: Array<{ id: string; medusaRefundId?: string; amount: number; status: string }>
   /** The event pipeline's sealed read (see `Attestor`). */
   attestation?: unknown
@@ -57,6 +75,6 @@ const storedFields = z.looseObject({
 })
 
 export function readSessionData(data: unknown): EmbeddedSessionData {
-  parseSessionData(storedFields, data, "This payment has no payment intent")
+  parseStoredSessionData(storedFields, data, "This payment has no payment intent")
   return data as EmbeddedSessionData
 }

@@ -1,5 +1,6 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import { InvalidRequestError } from "../../lib/http"
+import { INVOICE_VARIANT_CODES } from "../core/shopper-error-codes"
 
 /**
  * The service's e-invoice refusals (spec 2.3, 4.10, 7) as messages a shopper
@@ -28,8 +29,12 @@ const MESSAGES: Record<string, { type: string; message: string }> = {
   },
 }
 
-/** A MedusaError for an e-invoice refusal of the service (or of the client's own check); undefined for anything else. */
+/**
+ * A MedusaError for an e-invoice refusal of the service (or of the client's own check); undefined for anything else.
+ * The shopper's refusals carry their code; `PRODUCT_DETAILS_REQUIRED` is a refund's, for the admin.
+ */
 export function invoiceError(what: string, error: unknown): MedusaError | undefined {
-  const known = error instanceof InvalidRequestError && error.variant ? MESSAGES[error.variant] : undefined
-  return known ? new MedusaError(known.type, `${what}: ${known.message}`) : undefined
+  const variant = error instanceof InvalidRequestError ? error.variant : undefined
+  const known = variant ? MESSAGES[variant] : undefined
+  return known ? new MedusaError(known.type, `${what}: ${known.message}`, INVOICE_VARIANT_CODES[variant!]) : undefined
 }

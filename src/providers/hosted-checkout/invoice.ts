@@ -2,6 +2,7 @@ import type { PaymentCustomerDTO } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
 import type { InvoiceInfo } from "../../lib/hosted"
+import { SHOPPER_ERROR } from "../core/shopper-error-codes"
 
 /**
  * The e-invoice side of a hosted payment (spec 2.3): who the buyer is, what
@@ -47,7 +48,8 @@ export function invoiceRequestFields(input: InvoiceInput, customer?: Pick<Paymen
     throw new MedusaError(
       MedusaError.Types.INVALID_DATA,
       `E-invoices need the buyer's name and email; this cart has no ${missing.join(" and no ")}: ` +
-        "set the cart's email and billing address name (or the customer's) first."
+        "set the cart's email and billing address name (or the customer's) first.",
+      SHOPPER_ERROR.invoice_buyer_incomplete
     )
   }
   return { userName: name, userEmail: email, ...(input.invoice ? { invoiceInfo: input.invoice } : {}) }

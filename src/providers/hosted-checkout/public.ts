@@ -10,10 +10,13 @@ export { renewalLines } from "./invoice-details"
 export { parseHostedCheckoutOptions } from "./options"
 export {
   declineMessage,
+  namedSavedCard,
   notChargedMessage,
   pendingMessage,
   refundedMessage,
   refusedMessage,
+  SAVED_CARD_CHARGE_WORKFLOW_ID,
+  type SavedCardChargeOutcome,
   type SessionSavedCard,
   sessionSavedCard,
   tokenChargeBody,

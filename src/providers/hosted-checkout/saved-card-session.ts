@@ -1,5 +1,7 @@
 import type { PaymentCustomerDTO } from "@medusajs/framework/types"
+import { MedusaError } from "@medusajs/framework/utils"
 import { invoiceLines, type ProductDetail, type TokenChargeBody, type TokenSubscriptionBody } from "../../lib/hosted"
+import { SHOPPER_ERROR, type ShopperErrorCode } from "../core/shopper-error-codes"
 import { invoiceRequestFields } from "./invoice"
 import { productDetailsFor } from "./invoice-details"
 import type { ResolvedHostedCheckoutOptions } from "./options"
@@ -11,7 +13,9 @@ import type { SubscriptionTerms } from "./subscription-session"
  * creates an ordinary session with `data: { savedCardId }`; nothing is
  * charged then. The charge (`POST /token/transactions`, or
  * `/token/subscriptions` for a subscription) is made by the plugin's store
- * middleware when the cart is completed (the workflow `charge-tw-saved-card`):
+ * middleware when the cart is completed (the workflow `charge-tw-saved-card`),
+ * or, for an off-session session (Medusa's recipe keys, below), by the same
+ * workflow run from the provider's authorization (`sessions/saved-card.ts`):
  * a provider cannot reach the plugin's module that holds the token
  * (container isolation), and the charge must be unique per session in the
  * database. The session itself holds only the card's public facts; the
@@ -32,6 +36,87 @@ export function sessionSavedCard(data: Record<string, unknown> | undefined): Ses
     ? { id: value.id, last4: typeof value.last4 === "string" ? value.last4 : null }
     : undefined
 }
+
+/**
+ * Medusa's subscription recipe and the subscription tools built on account
+ * holders pay a renewal as Stripe's provider is paid: they list the customer's
+ * payment methods (`listPaymentMethods`, which shows the saved cards by their
+ * `twcard_…` ids), create a session with `{ payment_method, off_session: true }`
+ * (often also `confirm: true, capture_method: "automatic"`), then authorize and
+ * capture it, with no cart completion. This is the one place where those keys
+ * become the plugin's saved card (docs/saved-cards.md, "Medusa subscription
+ * tools and the recipe pattern").
+ */
+export const RECIPE_KEYS = ["payment_method", "off_session", "confirm", "capture_method"] as const
+
+/** The saved card a new session's data asks for. */
+export interface SavedCardRequest {
+  id: string
+  /**
+   * Charged when the session is authorized (`off_session: true`), for a
+   * caller with no storefront completion; otherwise at the cart's completion.
+   */
+  offSession: boolean
+}
+
+type RequestKeys = Pick<StorefrontData, "savedCardId" | (typeof RECIPE_KEYS)[number]>
+
+const invalid = (message: string) => new MedusaError(MedusaError.Types.INVALID_DATA, `Invalid payment session data (${message})`, SHOPPER_ERROR.payment_data_invalid)
+
+/**
+ * The saved card of a new session's (whitelisted) data: by the plugin's own
+ * `savedCardId` or by the recipe's `payment_method`, the same card either way.
+ * `confirm` is what the authorization of an off-session session does anyway;
+ * `capture_method: "manual"` is refused: the service captures a token charge
+ * when it makes it. The recipe's keys without a card mean nothing here.
+ */
+export function savedCardRequest(input: RequestKeys): SavedCardRequest | undefined {
+  const { savedCardId, payment_method: paymentMethod } = input
+  if (savedCardId && paymentMethod && savedCardId !== paymentMethod) {
+    throw invalid("savedCardId and payment_method name two different cards")
+  }
+  const id = savedCardId ?? paymentMethod
+  if (!id) {
+    const stray = RECIPE_KEYS.filter((key) => input[key] !== undefined)
+    if (stray.length) {
+      throw invalid(`${stray.join(", ")}: only with payment_method, the id of a saved card that listPaymentMethods returned`)
+    }
+    return undefined
+  }
+  if (input.capture_method === "manual") {
+    throw invalid('capture_method: "manual" is not possible, the service captures a saved card\'s charge when it makes it; use "automatic" or leave it out')
+  }
+  return { id, offSession: input.off_session === true }
+}
+
+/**
+ * The value new session data names a saved card by, before any check (the
+ * store middleware's question): the plugin's `savedCardId`, or the recipe's
+ * `payment_method`, which other providers (Stripe's `pm_…`) use too.
+ */
+export function namedSavedCard(data: Record<string, unknown> | undefined): { key: "savedCardId" | "payment_method"; value: unknown } | undefined {
+  if (data?.savedCardId !== undefined) {
+    return { key: "savedCardId", value: data.savedCardId }
+  }
+  return data?.payment_method !== undefined ? { key: "payment_method", value: data.payment_method } : undefined
+}
+
+/**
+ * The workflow that charges a saved card's session once (`charge-tw-saved-card`,
+ * in the plugin's workflows): run by the store's completion middleware, and by
+ * the provider's own authorization of an off-session session, which names it by
+ * this id since a provider imports no workflow.
+ */
+export const SAVED_CARD_CHARGE_WORKFLOW_ID = "charge-tw-saved-card"
+
+/** What the charge of a saved-card session came to (the workflow's answer). */
+export type SavedCardChargeOutcome =
+  /** The session holds the paid charge (sealed), or the schedule of a later first charge. */
+  | { status: "paid" }
+  /** Nothing was charged; the cart stays payable (a new session, with this card or another method). */
+  | { status: "declined"; message: string; code?: ShopperErrorCode }
+  /** Not known yet: the reconciliation settles it; never charged again. */
+  | { status: "unknown"; message: string }
 
 /** Fields every token payment of a session carries: the session is the service's `orderId`, as for pages. */
 interface TokenPaymentInput {

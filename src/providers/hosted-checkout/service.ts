@@ -25,10 +25,11 @@ import type {
   UpdatePaymentInput,
   UpdatePaymentOutput,
 } from "@medusajs/framework/types"
-import { MedusaError } from "@medusajs/framework/utils"
+import { MedusaError, PaymentSessionStatus } from "@medusajs/framework/utils"
 import type { Transaction, TransactionStatus } from "../../lib/hosted"
 import { TwPaymentProvider } from "../core/base-provider"
 import { toMedusaError } from "../core/errors"
+import { SHOPPER_ERROR } from "../core/shopper-error-codes"
 import { toTwd } from "../core/money"
 import type { PaymentObservation } from "../core/payment-api"
 import { accountHolderData, savedCardFacts } from "./account-holder"
@@ -42,7 +43,7 @@ import { type HostedSessionData, readSessionData } from "./session-data"
 import { firstChargeStatus, releaseSchedule } from "./sessions/first-charge-later"
 import { initiateOneTime, releaseUnpaid, replacePage } from "./sessions/one-time"
 import { initiateRenewal } from "./sessions/renewal"
-import { initiateSavedCard, refuseUncharged, updatedSavedCardSession } from "./sessions/saved-card"
+import { chargeOffSession, initiateSavedCard, refuseUncharged, updatedSavedCardSession } from "./sessions/saved-card"
 import { cartChangedError, initiateSubscription } from "./sessions/subscription"
 import { PAID, SESSION_STATUS } from "./status-map"
 import { sessionSubscription } from "./subscription-session"
@@ -82,7 +83,7 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
       case "renewal":
         return initiateRenewal(this.deps_, twd, opening.input, opening.terms)
       case "saved-card":
-        return initiateSavedCard(twd, opening.input, opening.savedCardId, opening.terms, context)
+        return initiateSavedCard(twd, opening.input, opening.card, opening.terms, context)
       case "subscription":
         return initiateSubscription(this.deps_, twd, opening.input, opening.terms, context?.customer)
       case "one-time":
@@ -107,14 +108,24 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
     return replacePage(this.deps_, twd, data, current, context?.customer)
   }
 
-  /** A later first charge: the card is bound, the subscription (not a transaction) says where it stands. */
+  /**
+   * A later first charge: the card is bound, the subscription (not a transaction) says where it stands.
+   * A saved card not charged yet: an off-session session (Medusa's recipe) is charged now, once, and
+   * authorized from the charge, or left `pending_authorization` while its outcome is unknown (the
+   * reconciliation settles it); any other is charged by the cart's completion.
+   */
   override async authorizePayment(input: AuthorizePaymentInput): Promise<AuthorizePaymentOutput> {
     const held = heldSession(input.data)
     switch (held.kind) {
       case "first-charge-later":
         return { status: await firstChargeStatus(this.deps_, held.hid), data: input.data }
-      case "uncharged-saved-card":
-        return refuseUncharged()
+      case "uncharged-saved-card": {
+        if (!held.offSession) {
+          return refuseUncharged()
+        }
+        const charged = await chargeOffSession(input.data!)
+        return charged ? super.authorizePayment({ ...input, data: charged }) : { status: PaymentSessionStatus.PENDING_AUTHORIZATION, data: input.data }
+      }
       case "transaction":
         return super.authorizePayment(input)
     }
@@ -237,7 +248,7 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
             : undefined
     if (problem) {
       this.logger_.error(`hosted-checkout: transaction ${tx.transactionHid} belongs to ${problem}; refused for session ${session.session_id}`)
-      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Transaction ${tx.transactionHid} does not match this payment session (${problem}).`)
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Transaction ${tx.transactionHid} does not match this payment session (${problem}).`, SHOPPER_ERROR.payment_session_mismatch)
     }
     return tx
   }
@@ -245,5 +256,12 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
   /** Any kind with a transaction is released as a page is (`sessions/one-time.ts`). */
   protected async releaseUnpaid(data: Record<string, unknown> | undefined, tx: Transaction): Promise<Record<string, unknown>> {
     return { ...data, ...(await releaseUnpaid(this.deps_, tx)) }
+  }
+
+  /** A page still unpaid past its 5 minutes tells the shopper so: the transaction itself stays `initiated` (spec 3.1). */
+  protected override withFacts(data: Record<string, unknown> | undefined, tx: Transaction): Record<string, unknown> {
+    const facts = super.withFacts(data, tx)
+    const expiresAt = typeof data?.expiresAt === "string" ? Date.parse(data.expiresAt) : NaN
+    return tx.status === "initiated" && expiresAt < Date.now() ? { ...facts, errorCode: SHOPPER_ERROR.payment_page_expired } : facts
   }
 }

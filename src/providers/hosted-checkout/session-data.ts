@@ -1,10 +1,12 @@
 import { z } from "zod"
 import { type InvoiceInfo, invoiceInfoSchema, type ProductDetail, type Transaction } from "../../lib/hosted"
 import { storefrontPath } from "../core/options"
-import { parseSessionData, sessionDataShape } from "../core/session-data"
+import { parseStoredSessionData, sessionDataShape } from "../core/session-data"
+import type { ShopperErrorCode } from "../core/shopper-error-codes"
 import { type Buyer, buyerSchema } from "./invoice"
 import { PAYMENT_METHODS } from "./options"
 import type { SessionSavedCard } from "./saved-card-session"
+import { failureCode } from "./status-map"
 import type { SessionSubscription } from "./subscription-session"
 
 /**
@@ -38,6 +40,16 @@ const storefrontDataSchema = z.strictObject({
    * charged when the cart is completed. Checked to be the customer's by the plugin's store middleware.
    */
   savedCardId: z.string().startsWith("twcard_", "must be a saved card id (twcard_…)").max(100).optional(),
+  /**
+   * Medusa's recipe keys (Stripe's), as subscription tools built on account holders send them: a
+   * payment method id that `listPaymentMethods` returned, charged once when the session is authorized
+   * with `off_session: true`. Mapped to the plugin's saved card in one place: `savedCardRequest`
+   * (saved-card-session.ts).
+   */
+  payment_method: z.string().startsWith("twcard_", "must be a saved card id (twcard_…) from listPaymentMethods").max(100).optional(),
+  off_session: z.boolean().optional(),
+  confirm: z.boolean().optional(),
+  capture_method: z.enum(["automatic", "automatic_async", "manual"]).optional(),
 })
 export type StorefrontData = z.output<typeof storefrontDataSchema>
 
@@ -60,6 +72,8 @@ const shape = sessionDataShape(storefrontDataSchema, [
   "subscription",
   "customId",
   "savedCard",
+  "errorCode",
+  "offSession",
 ])
 
 export const parseStorefrontData = shape.parseStorefront
@@ -84,6 +98,12 @@ export interface HostedSessionData {
   paymentInfo?: Transaction["paymentInfo"]
   paidAt?: string
   refundAmount?: number
+  /**
+   * Why the payment did not go through, for the shopper (`shopper-error-codes.ts`): a failed
+   * transaction's reason (`failureCode` of the status map), or `payment_page_expired` for a page
+   * left unpaid past its 5 minutes. Absent otherwise.
+   */
+  errorCode?: ShopperErrorCode
   /** Remittance details an admin supplied for refunding a paid cvs/atm payment. */
   remitInfo?: RemitInfo
   /** The one refund the service allows, once made. */
@@ -96,6 +116,8 @@ export interface HostedSessionData {
   customId?: string
   /** A saved-card session: the card's id and last four digits (never its token). */
   savedCard?: SessionSavedCard
+  /** A saved-card session charged when it is authorized, not at a cart's completion (Medusa's recipe, `off_session`). */
+  offSession?: boolean
   /** The storefront's e-invoice choice, kept for the merchant (shown masked) and for a new page. */
   invoice?: InvoiceInfo
   buyer?: Buyer
@@ -126,7 +148,7 @@ const storedFields = z.looseObject({
 
 /** Reads the provider's own fields back from session or payment data. */
 export function readSessionData(data: unknown): HostedSessionData {
-  parseSessionData(storedFields, data, "This payment has no hosted-checkout transaction")
+  parseStoredSessionData(storedFields, data, "This payment has no hosted-checkout transaction")
   return data as HostedSessionData
 }
 
@@ -138,5 +160,6 @@ export function transactionFacts(tx: Transaction): Partial<HostedSessionData> {
     paymentInfo: tx.paymentInfo,
     paidAt: tx.paidAt,
     refundAmount: tx.refundAmount,
+    errorCode: failureCode(tx),
   }
 }

@@ -1,6 +1,6 @@
 import type { InitiatePaymentInput } from "@medusajs/framework/types"
 import type { Attestor } from "../core/attestation"
-import { sessionSavedCard } from "./saved-card-session"
+import { type SavedCardRequest, savedCardRequest, sessionSavedCard } from "./saved-card-session"
 import { parseStorefrontData, type StorefrontData } from "./session-data"
 import { awaitsFirstCharge, openRenewalTerms, openSubscriptionTerms, type RenewalTerms, type SubscriptionTerms } from "./subscription-session"
 
@@ -8,13 +8,14 @@ import { awaitsFirstCharge, openRenewalTerms, openSubscriptionTerms, type Renewa
  * Which of the provider's session kinds (`sessions/`) a call is about.
  * Subscriptions and renewals only come from the plugin's own code, as sealed
  * terms in the context (subscription-session.ts); a saved card from the
- * storefront's data.
+ * session's data (the storefront's `savedCardId`, or Medusa's recipe keys:
+ * `savedCardRequest`).
  */
 
 /** The kind of a session being opened. */
 export type OpeningSession =
   | { kind: "renewal"; input: StorefrontData; terms: RenewalTerms }
-  | { kind: "saved-card"; input: StorefrontData; savedCardId: string; terms: SubscriptionTerms | undefined }
+  | { kind: "saved-card"; input: StorefrontData; card: SavedCardRequest; terms: SubscriptionTerms | undefined }
   | { kind: "subscription"; input: StorefrontData; terms: SubscriptionTerms }
   | { kind: "one-time"; input: StorefrontData }
 
@@ -26,8 +27,9 @@ export function openingSession(attestor: Attestor, { data, context }: Pick<Initi
   }
   const terms = openSubscriptionTerms(attestor, sealed)
   const input = parseStorefrontData(data)
-  if (input.savedCardId) {
-    return { kind: "saved-card", input, savedCardId: input.savedCardId, terms }
+  const card = savedCardRequest(input)
+  if (card) {
+    return { kind: "saved-card", input, card, terms }
   }
   return terms ? { kind: "subscription", input, terms } : { kind: "one-time", input }
 }
@@ -38,7 +40,7 @@ export function openingSession(attestor: Attestor, { data, context }: Pick<Initi
  * a saved card not charged yet, or else its transaction (a one-time or
  * subscription page, a renewal, a charged saved card).
  */
-export type HeldSession = { kind: "first-charge-later"; hid: string } | { kind: "uncharged-saved-card" } | { kind: "transaction" }
+export type HeldSession = { kind: "first-charge-later"; hid: string } | { kind: "uncharged-saved-card"; offSession: boolean } | { kind: "transaction" }
 
 export function heldSession(data: Record<string, unknown> | undefined): HeldSession {
   const waiting = awaitsFirstCharge(data)
@@ -46,7 +48,7 @@ export function heldSession(data: Record<string, unknown> | undefined): HeldSess
     return { kind: "first-charge-later", hid: waiting.hid }
   }
   if (sessionSavedCard(data) && !data?.transactionId) {
-    return { kind: "uncharged-saved-card" }
+    return { kind: "uncharged-saved-card", offSession: data?.offSession === true }
   }
   return { kind: "transaction" }
 }

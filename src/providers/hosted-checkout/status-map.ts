@@ -1,5 +1,6 @@
 import { PaymentActions, PaymentSessionStatus } from "@medusajs/framework/utils"
-import type { TransactionStatus } from "../../lib/hosted"
+import type { Transaction, TransactionStatus } from "../../lib/hosted"
+import { SHOPPER_ERROR, type ShopperErrorCode } from "../core/shopper-error-codes"
 
 /**
  * Transaction status (spec 3.1) as a Medusa payment session status, when a
@@ -45,3 +46,38 @@ export const PAID: ReadonlySet<TransactionStatus> = new Set(["charged", "claimed
 
 /** Statuses after which a session has nothing more to learn from the service: failed or expired unpaid, cancelled, money returned. */
 export const FINAL: ReadonlySet<TransactionStatus> = new Set(["failed", "cancelled", "refunding", "refunded", "refundedPostPayout"])
+
+/** The `failureCode` values of the spec's notifications (6.2) as shopper codes. */
+const FAILURE_CODES: Readonly<Record<string, ShopperErrorCode>> = {
+  invalid_card_number: SHOPPER_ERROR.card_invalid_number,
+  invalid_cvv: SHOPPER_ERROR.card_invalid_cvv,
+  expired_card: SHOPPER_ERROR.card_expired,
+  exceeds_credit_limit: SHOPPER_ERROR.card_insufficient_funds,
+  payment_refused: SHOPPER_ERROR.card_declined,
+  duplicate_payment: SHOPPER_ERROR.card_duplicate_payment,
+  charge_failed: SHOPPER_ERROR.payment_failed,
+}
+
+/**
+ * Why a failed transaction failed, as the shopper code its session data
+ * carries (`errorCode`); undefined for any other status. The spec gives the
+ * reason (`message`, `failureCode`) in notifications only: a read that carries
+ * it anyway is used, else a cvs or atm payment failed because it expired
+ * unpaid (spec 3.1), and anything else failed for no reason given.
+ */
+export function failureCode(tx: Transaction): ShopperErrorCode | undefined {
+  if (tx.status !== "failed") {
+    return undefined
+  }
+  const reason = tx as { message?: unknown; failureCode?: unknown }
+  if (reason.message === "PAYMENT_EXPIRED") {
+    return SHOPPER_ERROR.payment_code_expired
+  }
+  if (reason.message === "3DS_ABANDONED") {
+    return SHOPPER_ERROR.three_d_secure_timeout
+  }
+  if (typeof reason.failureCode === "string" && FAILURE_CODES[reason.failureCode]) {
+    return FAILURE_CODES[reason.failureCode]
+  }
+  return tx.paymentMethod === "cvs" || tx.paymentMethod === "atm" ? SHOPPER_ERROR.payment_code_expired : SHOPPER_ERROR.payment_failed
+}

@@ -2,6 +2,7 @@ import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
 import { parseCalendarDate } from "../../lib/hosted"
 import type { Attestor } from "../core/attestation"
+import { SHOPPER_ERROR } from "../core/shopper-error-codes"
 
 /**
  * What makes a hosted session a subscription's: sealed terms in its context,
@@ -93,12 +94,12 @@ function openSealed<S extends z.ZodType<{ subscription_id: string; amount: numbe
   const sealed = value as Partial<Sealed<unknown>>
   const parsed = schema.safeParse(sealed.terms)
   if (!parsed.success) {
-    throw new MedusaError(MedusaError.Types.INVALID_DATA, "The subscription terms of this payment session are malformed; start the subscription checkout again.")
+    throw new MedusaError(MedusaError.Types.INVALID_DATA, "The subscription terms of this payment session are malformed; start the subscription checkout again.", SHOPPER_ERROR.subscription_checkout_expired)
   }
   const terms = parsed.data as z.output<S> & Record<string, unknown>
   const { status, ...rest } = facts(kind, terms)
   if (attestor.open(sealed.seal, rest) !== status) {
-    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "The subscription terms of this payment session are not sealed by this store (or expired); start the subscription checkout again.")
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "The subscription terms of this payment session are not sealed by this store (or expired); start the subscription checkout again.", SHOPPER_ERROR.subscription_checkout_expired)
   }
   return terms
 }

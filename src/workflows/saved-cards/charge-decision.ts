@@ -1,5 +1,6 @@
 import type { Transaction, TransactionStatus } from "../../lib/hosted"
 import type { SavedCardChargeStatus } from "../../modules/tw-saved-card/models/saved-card-charge"
+import { hostedDeclineCode, SHOPPER_ERROR } from "../../providers/core/shopper-error-codes"
 import {
   declineMessage,
   notChargedMessage,
@@ -7,6 +8,7 @@ import {
   pendingMessage,
   refundedMessage,
   refusedMessage,
+  type SavedCardChargeOutcome,
   type SessionSavedCard,
   unavailableMessage,
 } from "../../providers/hosted-checkout/public"
@@ -37,13 +39,16 @@ export const CHARGE_CODES = {
   scheduled: "SCHEDULED",
 } as const
 
-export type ChargeOutcome =
-  /** The session holds the paid charge (sealed), or the schedule of a later first charge: complete the cart. */
-  | { status: "paid" }
-  /** Nothing was charged; the cart stays payable (a new session, with this card or another method). */
-  | { status: "declined"; message: string }
-  /** Not known yet: the order is not placed; the reconciliation settles it. */
-  | { status: "unknown"; message: string }
+/**
+ * paid: the session holds the paid charge (sealed), or the schedule of a later first charge: complete the cart.
+ * declined: nothing was charged; the cart stays payable (a new session, with this card or another method), with the shopper's code.
+ * unknown: not known yet: the order is not placed; the reconciliation settles it.
+ * The provider's type: its authorization of an off-session session runs the same workflow.
+ */
+export type ChargeOutcome = SavedCardChargeOutcome
+
+/** A card decline's shopper code (`T0001`-`T0005`, or a plain decline). */
+const cardDeclineCode = (code: string | null | undefined) => hostedDeclineCode(code) ?? SHOPPER_ERROR.card_declined
 
 /** A charge row as the decisions read it. */
 export interface ChargeFacts {
@@ -102,11 +107,11 @@ const readNext = (row: ChargeFacts, change: ChargeChange | null = null, hid: str
 export function planAfterSend(card: SessionSavedCard, row: ChargeFacts, sent: SendResult): ChargePlan {
   switch (sent.kind) {
     case "unavailable":
-      return done({ status: "declined", message: unavailableMessage(card) }, { status: "declined", code: CHARGE_CODES.unavailable, message: sent.cause })
+      return done({ status: "declined", message: unavailableMessage(card), code: SHOPPER_ERROR.saved_card_unavailable }, { status: "declined", code: CHARGE_CODES.unavailable, message: sent.cause })
     case "declined":
-      return done({ status: "declined", message: declineMessage(card, sent.code) }, { status: "declined", code: sent.code, message: sent.cause })
+      return done({ status: "declined", message: declineMessage(card, sent.code), code: cardDeclineCode(sent.code) }, { status: "declined", code: sent.code, message: sent.cause })
     case "refused":
-      return done({ status: "declined", message: refusedMessage(card) }, { status: "declined", code: sent.code, message: sent.cause })
+      return done({ status: "declined", message: refusedMessage(card), code: SHOPPER_ERROR.saved_card_refused }, { status: "declined", code: sent.code, message: sent.cause })
     case "unknown":
       return readNext({ ...row, status: "unknown" }, { status: "unknown", code: sent.code, message: sent.cause })
     case "failed":
@@ -129,14 +134,16 @@ export function changeAfterUndoneSend(card: SessionSavedCard, row: ChargeFacts, 
 }
 
 /** What a declined row tells the shopper again: a card decline's meaning, or a plain refusal. */
-function declinedAgain(card: SessionSavedCard, code: string | null): string {
+function declinedAgain(card: SessionSavedCard, code: string | null): ChargeOutcome {
   if (code === CHARGE_CODES.unavailable) {
-    return unavailableMessage(card)
+    return { status: "declined", message: unavailableMessage(card), code: SHOPPER_ERROR.saved_card_unavailable }
   }
   if (code === CHARGE_CODES.scheduleUnconfirmed) {
-    return notChargedMessage(card)
+    return { status: "declined", message: notChargedMessage(card), code: SHOPPER_ERROR.saved_card_not_charged }
   }
-  return !code || /^T000\d$/.test(code) ? declineMessage(card, code) : refusedMessage(card)
+  return !code || /^T000\d$/.test(code)
+    ? { status: "declined", message: declineMessage(card, code), code: cardDeclineCode(code) }
+    : { status: "declined", message: refusedMessage(card), code: SHOPPER_ERROR.saved_card_refused }
 }
 
 const age = (row: ChargeFacts, now: number) => now - new Date(row.created_at).getTime()
@@ -146,7 +153,7 @@ export function planExisting(card: SessionSavedCard, row: ChargeFacts, now: numb
   switch (row.status) {
     case "declined":
       // Declared "not charged" by time alone before this version: still open, the service says.
-      return row.code === CHARGE_CODES.legacyNotCharged ? readNext(row) : done({ status: "declined", message: declinedAgain(card, row.code) })
+      return row.code === CHARGE_CODES.legacyNotCharged ? readNext(row) : done(declinedAgain(card, row.code))
     case "charging":
       return age(row, now) < CHARGE_STALE_MS ? done({ status: "unknown", message: pendingMessage(card) }) : readNext(row)
     default:
@@ -194,7 +201,7 @@ export function settleFromRead(
   if (!paid && refunded) {
     // The money was taken and given back (by the pipeline, as an orphan): nothing is left to settle.
     return {
-      outcome: { status: "declined", message: refundedMessage(card) },
+      outcome: { status: "declined", message: refundedMessage(card), code: SHOPPER_ERROR.saved_card_charge_refunded },
       change: { status: "paid", transaction_id: refunded.transactionHid, code: CHARGE_CODES.refunded, message: `refunded (${refunded.status})` },
       charge: null,
       alert: null,
@@ -206,7 +213,12 @@ export function settleFromRead(
   if (read.transactions.some((tx) => tx.status === "failed")) {
     // The read does not say why; a decline code the service answered before is kept.
     const code = row.code && /^T000\d$/.test(row.code) ? row.code : null
-    return { outcome: { status: "declined", message: declineMessage(card, code) }, change: { status: "declined", code, message: "the service shows the charge failed" }, charge: null, alert: null }
+    return {
+      outcome: { status: "declined", message: declineMessage(card, code), code: cardDeclineCode(code) },
+      change: { status: "declined", code, message: "the service shows the charge failed" },
+      charge: null,
+      alert: null,
+    }
   }
   if (schedule) {
     // A schedule has no transaction before its date, and the service has no query by orderId for subscriptions.
@@ -214,7 +226,7 @@ export function settleFromRead(
       return unknown(null)
     }
     return {
-      outcome: { status: "declined", message: notChargedMessage(card) },
+      outcome: { status: "declined", message: notChargedMessage(card), code: SHOPPER_ERROR.saved_card_not_charged },
       change: { status: "declined", code: CHARGE_CODES.scheduleUnconfirmed, message: "the schedule could not be confirmed" },
       charge: null,
       alert: `the schedule of session ${row.service_order_id} could not be confirmed; check the service's console for a subscription of order ${row.service_order_id} and cancel it`,

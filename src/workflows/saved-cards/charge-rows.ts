@@ -36,6 +36,6 @@ export function chargeFacts(row: Pick<ChargeRow, "id" | "status" | "code" | "tra
 export async function loadSession(container: MedusaContainer, sessionId: string): Promise<PaymentSessionDTO | undefined> {
   return container
     .resolve(Modules.PAYMENT)
-    .retrievePaymentSession(sessionId, { select: ["id", "provider_id", "amount", "currency_code", "status", "data", "context"] })
+    .retrievePaymentSession(sessionId, { select: ["id", "provider_id", "payment_collection_id", "amount", "currency_code", "status", "data", "context"] })
     .catch(() => undefined)
 }

@@ -1,5 +1,6 @@
 import { createWorkflow, transform, when, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import { acquireLockStep, releaseLockStep } from "@medusajs/medusa/core-flows"
+import { SAVED_CARD_CHARGE_WORKFLOW_ID } from "../../providers/hosted-checkout/public"
 import { type ChargeOutcome, planAfterSend, planExisting, settleFromRead } from "./charge-decision"
 import { savedCardChargeLockKey } from "./charge-rows"
 import { claimSavedCardChargeStep } from "./steps/claim-saved-card-charge"
@@ -11,14 +12,17 @@ import { sendSavedCardChargeStep } from "./steps/send-saved-card-charge"
 import { updateChargeRowStep } from "./steps/update-charge-row"
 
 export type { ChargeTwSavedCardInput } from "./steps/prepare-saved-card-charge"
-export const chargeTwSavedCardWorkflowId = "charge-tw-saved-card"
+/** The id the hosted provider runs it by, for an off-session session's authorization. */
+export const chargeTwSavedCardWorkflowId = SAVED_CARD_CHARGE_WORKFLOW_ID
 
 type Charge = Extract<PreparedCharge, { kind: "charge" }>
 const chargeOf = (prepared: PreparedCharge): Charge | null => (prepared.kind === "charge" ? prepared : null)
 
 /**
  * The charge of a saved-card payment session, made once (docs/saved-cards.md),
- * run by the store middleware before core's cart completion:
+ * run by the store middleware before core's cart completion, and by the
+ * hosted provider's authorization of an off-session session (Medusa's recipe:
+ * a subscription tool's renewal, with no completion; `off_session`, no cart lock):
  * under the cart's lock (as core's completion takes it) and the charge's own
  * (the reconciliation's settling takes turns on it), the session is checked
  * (its customer's, this cart's customer's, its amount), the charge row is
@@ -35,7 +39,10 @@ const chargeOf = (prepared: PreparedCharge): Charge | null => (prepared.kind ===
  */
 export const chargeTwSavedCardWorkflow = createWorkflow(chargeTwSavedCardWorkflowId, (input: ChargeTwSavedCardInput) => {
   // Two locks, two steps: a lock step over several keys keeps the first when the second is busy.
-  acquireLockStep({ key: input.cart_id, timeout: 60, ttl: 120 })
+  // No cart lock off session: an authorization inside core's completion holds it already.
+  when("tw-lock-saved-card-cart", { input }, ({ input }) => !!input.cart_id && !input.off_session).then(() => {
+    acquireLockStep({ key: input.cart_id!, timeout: 60, ttl: 120 })
+  })
   const chargeLock = transform({ input }, ({ input }) => savedCardChargeLockKey(input.payment_session_id))
   acquireLockStep({ key: chargeLock, timeout: 60, ttl: 120 }).config({ name: "acquire-tw-saved-card-charge-lock" })
   const prepared = prepareSavedCardChargeStep(input)
@@ -100,7 +107,9 @@ export const chargeTwSavedCardWorkflow = createWorkflow(chargeTwSavedCardWorkflo
     })
   })
   releaseLockStep({ key: chargeLock }).config({ name: "release-tw-saved-card-charge-lock" })
-  releaseLockStep({ key: input.cart_id })
+  when("tw-unlock-saved-card-cart", { input }, ({ input }) => !!input.cart_id && !input.off_session).then(() => {
+    releaseLockStep({ key: input.cart_id! })
+  })
 
   const outcome = transform({ prepared, plan, settlement }, ({ prepared, plan, settlement }): ChargeOutcome => {
     if (prepared.kind === "paid") {

@@ -5,6 +5,7 @@ import { addMonths, compareCalendarDates, formatCalendarDate, taipeiDate } from 
 import { TW_SAVED_CARD_MODULE, type TwSavedCardModuleService } from "../../modules/tw-saved-card"
 import { toTwd } from "../../providers/core/money"
 import { isProviderOf } from "../../providers/core/provider-keys"
+import { SHOPPER_ERROR, type ShopperErrorCode, withShopperCode } from "../../providers/core/shopper-error-codes"
 import { hostedApi } from "./hosted-api"
 import { subscriptionModule } from "./subscription-module"
 
@@ -41,7 +42,7 @@ interface CartRow {
   payment_collection?: { id: string } | null
 }
 
-const refuse = (message: string) => new MedusaError(MedusaError.Types.INVALID_DATA, message)
+const refuse = (message: string, code: ShopperErrorCode) => new MedusaError(MedusaError.Types.INVALID_DATA, message, code)
 
 /**
  * Every check of a subscription checkout, before anything is written (each
@@ -59,48 +60,53 @@ export const checkoutTermsStep = createStep("validate-tw-subscription-checkout",
     filters: { id: input.cart_id },
   })
   const cart = carts[0] as CartRow | undefined
-  const notFound = () => new MedusaError(MedusaError.Types.NOT_FOUND, `Cart ${input.cart_id} was not found.`)
+  const notFound = () => new MedusaError(MedusaError.Types.NOT_FOUND, `Cart ${input.cart_id} was not found.`, SHOPPER_ERROR.cart_not_found)
   if (!cart) {
     throw notFound()
   }
   if (cart.completed_at) {
-    throw refuse("This cart is already completed.")
+    throw refuse("This cart is already completed.", SHOPPER_ERROR.cart_already_completed)
   }
   if (cart.customer_id && cart.customer_id !== input.customer_id) {
     throw notFound()
   }
   if (cart.currency_code.toLowerCase() !== "twd") {
-    throw refuse("Subscriptions are charged in TWD only; this cart is in another currency.")
+    throw refuse("Subscriptions are charged in TWD only; this cart is in another currency.", SHOPPER_ERROR.currency_not_twd)
   }
   const items = (cart.items ?? []).filter((item) => !!item)
   if (items.length !== 1) {
-    throw refuse(
-      items.length === 0
-        ? "The cart is empty: add the subscription's product first."
-        : "A subscription cart holds exactly one subscription item (the service charges one amount per period): remove the other items, or buy them in a separate order."
-    )
+    throw items.length === 0
+      ? refuse("The cart is empty: add the subscription's product first.", SHOPPER_ERROR.subscription_cart_empty)
+      : refuse(
+          "A subscription cart holds exactly one subscription item (the service charges one amount per period): remove the other items, or buy them in a separate order.",
+          SHOPPER_ERROR.subscription_cart_multiple_items
+        )
   }
   const [plan] = await subscriptionModule(container).listTwSubscriptionPlans({ id: input.plan_id }, { take: 1 })
   if (!plan || !plan.active) {
-    throw refuse(`Subscription plan ${input.plan_id} is not offered.`)
+    throw refuse(`Subscription plan ${input.plan_id} is not offered.`, SHOPPER_ERROR.subscription_plan_not_offered)
   }
   if (plan.variant_id !== items[0].variant_id) {
-    throw refuse("The cart's item is not the product variant this plan is offered for.")
+    throw refuse("The cart's item is not the product variant this plan is offered for.", SHOPPER_ERROR.subscription_plan_variant_mismatch)
   }
   let amount: number
   try {
     amount = toTwd(cart.total as number, cart.currency_code)
   } catch {
-    throw refuse("The cart's total must be a whole TWD amount of at least 1.")
+    throw refuse("The cart's total must be a whole TWD amount of at least 1.", SHOPPER_ERROR.amount_not_whole_twd)
   }
   const regionProviders = (cart.region?.payment_providers ?? []).filter((p) => !!p).map((p) => p.id)
   const providerId = input.provider_id ?? regionProviders.find((id) => isProviderOf("hosted-checkout", id))
   if (!providerId || !regionProviders.includes(providerId) || !isProviderOf("hosted-checkout", providerId)) {
-    throw refuse("No hosted-checkout payment provider is enabled in the cart's region.")
+    throw refuse("No hosted-checkout payment provider is enabled in the cart's region.", SHOPPER_ERROR.subscription_provider_unavailable)
   }
   const providerKey = providerId.replace(/^pp_/, "")
   // Refuses a provider of the region that is not one of this plugin's.
-  hostedApi(container, providerKey)
+  try {
+    hostedApi(container, providerKey)
+  } catch (error) {
+    throw withShopperCode(error, SHOPPER_ERROR.subscription_provider_unavailable)
+  }
   if (input.saved_card_id) {
     await checkSavedCard(container, input.saved_card_id, input.customer_id, providerId)
   }
@@ -108,7 +114,7 @@ export const checkoutTermsStep = createStep("validate-tw-subscription-checkout",
   const today = taipeiDate(new Date())
   const start = plan.kind === "scheduled" && plan.first_charge_delay_days > 0 ? taipeiDate(new Date(Date.now() + plan.first_charge_delay_days * DAY_MS)) : undefined
   if (start && compareCalendarDates(start, addMonths(today, 12)) >= 0) {
-    throw refuse("The plan's first charge would be 12 months or more away; the service allows less.")
+    throw refuse("The plan's first charge would be 12 months or more away; the service allows less.", SHOPPER_ERROR.subscription_start_too_far)
   }
   const checkout: CheckoutTerms = {
     cart_id: cart.id,
@@ -137,6 +143,6 @@ async function checkSavedCard(container: MedusaContainer, savedCardId: string, c
         .listTwSavedCards({ id: savedCardId, customer_id: customerId, status: "active", provider_id: providerId }, { take: 1, select: ["id"] })
     : []
   if (!card) {
-    throw refuse(`Saved card ${savedCardId} is not an active saved card of this customer.`)
+    throw refuse(`Saved card ${savedCardId} is not an active saved card of this customer.`, SHOPPER_ERROR.saved_card_not_yours)
   }
 }

@@ -1,6 +1,8 @@
+import { deleteSavedCard, listSavedCards, type SavedCard, startCardBinding } from "medusa-payment-tw-storefront"
 import { el, showMessage } from "../element"
+import { sdk } from "../medusa"
 import { hostedPaymentErrorMessage } from "../payment/hosted-errors"
-import { cardName, deleteSavedCard, mySavedCards, type SavedCard, startCardBinding } from "../saved-cards"
+import { cardName } from "../saved-cards"
 import { storeErrorMessage } from "../store-error"
 import { formatTaipeiTime } from "../taipei-time"
 import type { AccountSection } from "./section"
@@ -32,8 +34,8 @@ export const savedCardsSection: AccountSection = {
     add.addEventListener("click", () => {
       add.disabled = true
       showMessage(error, undefined)
-      startCardBinding("/account")
-        .then((url) => location.assign(url))
+      startCardBinding(sdk, { returnPath: "/account" })
+        .then(({ checkoutUrl }) => location.assign(checkoutUrl))
         .catch((failure: unknown) => {
           showMessage(error, storeErrorMessage(failure))
           add.disabled = false
@@ -52,7 +54,7 @@ export const savedCardsSection: AccountSection = {
 }
 
 async function showCards(list: HTMLElement, error: HTMLElement, until = Date.now() + WAIT_FOR_BINDING_MS) {
-  const cards = await mySavedCards()
+  const cards = await listSavedCards(sdk)
   list.replaceChildren(cards.length ? table(cards, list, error) : el("p", { "data-testid": "no-saved-cards" }, "You have no saved cards. Save one to pay in one step next time."))
   if (cards.some((card) => card.status === "binding") && Date.now() < until) {
     setTimeout(() => void showCards(list, error, until).catch((failure: unknown) => showMessage(error, storeErrorMessage(failure))), POLL_MS)
@@ -65,7 +67,7 @@ function table(cards: SavedCard[], list: HTMLElement, error: HTMLElement): HTMLE
     const remove = el("button", { type: "button", class: "secondary", "data-testid": "delete-card" }, "Delete")
     remove.addEventListener("click", () => {
       remove.disabled = true
-      deleteSavedCard(card.id)
+      deleteSavedCard(sdk, card.id)
         .then(() => showCards(list, error))
         .catch((failure: unknown) => {
           showMessage(error, storeErrorMessage(failure))

@@ -1,8 +1,10 @@
+import { listSubscriptions } from "medusa-payment-tw-storefront"
 import { el } from "../element"
+import { sdk } from "../medusa"
 import { formatMoney } from "../money"
 import { everyInterval } from "../subscription-plans"
 import { ordersById, subscribedItem } from "../subscription-orders"
-import { mySubscriptions, periodsCharged, STATUS_LABELS } from "../subscriptions"
+import { periodsCharged, STATUS_LABELS } from "../subscriptions"
 import { formatTaipeiTime } from "../taipei-time"
 import type { AccountSection } from "./section"
 
@@ -12,7 +14,7 @@ export const subscriptionsSection: AccountSection = {
   title: "My subscriptions",
 
   async render(container) {
-    const subscriptions = await mySubscriptions()
+    const { subscriptions } = await listSubscriptions(sdk, { limit: 100 })
     if (!subscriptions.length) {
       container.replaceChildren(el("p", { "data-testid": "no-subscriptions" }, "You have no subscriptions. Products offered as a subscription have a \"Subscribe\" button."))
       return

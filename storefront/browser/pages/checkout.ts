@@ -1,6 +1,6 @@
 import type { HttpTypes } from "@medusajs/types"
-import { chooseShipping, currentCart, subscriptionPlanIdOf, updateCart } from "../cart"
-import { completeCart } from "../complete-cart"
+import { completeCart } from "medusa-payment-tw-storefront"
+import { chooseShipping, currentCart, forgetCart, subscriptionPlanIdOf, updateCart } from "../cart"
 import { byId, el, showMessage } from "../element"
 import { sdk } from "../medusa"
 import { formatMoney } from "../money"
@@ -201,12 +201,14 @@ async function pay() {
       location.assign(start.url)
       return
     }
-    const completion = await completeCart(cart.id)
+    const completion = await completeCart(sdk, cart.id)
     // A subscription started on a saved card: its first order names it, as the hosted return page does.
     const subscriptionId = takeSubscriptionCheckout(cart.id)
-    if (completion.kind === "not-paid") {
-      throw new Error(completion.message)
+    if (completion.kind !== "order") {
+      // Declined, or a charge the service has not confirmed yet: the store's message says which, and what to do.
+      throw new Error(completion.kind === "cart" ? completion.error.message : completion.message)
     }
+    forgetCart()
     location.assign(`/orders/${completion.order.id}${subscriptionId ? `?subscription=${encodeURIComponent(subscriptionId)}` : ""}`)
   } finally {
     paying = false

@@ -1,13 +1,15 @@
-import { storedCartId } from "../cart"
-import { completeCart } from "../complete-cart"
+import { returnFromPayment } from "medusa-payment-tw-storefront"
+import { forgetCart, storedCartId } from "../cart"
 import { byId } from "../element"
+import { sdk } from "../medusa"
 import { rememberSubscriptionCheckout, takeSubscriptionCheckout } from "../order-subscription"
 import { runPage } from "../page"
 
 /**
  * The hosted page sends the shopper here after paying, or after a
  * convenience-store code or virtual account was issued: place the order and
- * show its confirmation.
+ * show its confirmation. Nothing in the address counts: the kit reads the
+ * cart afresh and completes it, and the provider reads the payment at the service.
  */
 function problem(title: string, message: string) {
   byId("return-title").textContent = title
@@ -18,19 +20,20 @@ function problem(title: string, message: string) {
 
 runPage("return-status", async () => {
   const cartId = storedCartId()
-  if (!cartId) {
+  const subscriptionId = cartId ? takeSubscriptionCheckout(cartId) : undefined
+  const result = await returnFromPayment(sdk, cartId)
+  if (result.kind === "no_cart") {
     problem("No checkout in progress", "This browser has no cart waiting for a payment. If you have just paid, your order is placed and its confirmation is on its way by email.")
     byId("retry-payment").hidden = true
     return
   }
-  const subscriptionId = takeSubscriptionCheckout(cartId)
-  const completion = await completeCart(cartId)
-  if (completion.kind === "order") {
+  if (result.kind === "order") {
+    forgetCart()
     // A subscription's first order names it, so the confirmation can say so.
-    location.replace(`/orders/${completion.order.id}${subscriptionId ? `?subscription=${encodeURIComponent(subscriptionId)}` : ""}`)
+    location.replace(`/orders/${result.order.id}${subscriptionId ? `?subscription=${encodeURIComponent(subscriptionId)}` : ""}`)
     return
   }
-  if (subscriptionId) {
+  if (cartId && subscriptionId) {
     rememberSubscriptionCheckout(cartId, subscriptionId)
   }
   problem(

@@ -1,4 +1,5 @@
 import type { HttpTypes } from "@medusajs/types"
+import { listSubscriptionPlans, type SubscriptionPlan } from "medusa-payment-tw-storefront"
 import { addToCart, currentCart } from "../cart"
 import { loggedInCustomer, loginHref } from "../customer"
 import { byId, el } from "../element"
@@ -8,7 +9,7 @@ import { runPage, showCartCount } from "../page"
 import { taiwanRegion } from "../region"
 import { storeErrorMessage } from "../store-error"
 import { startSubscriptionCart } from "../subscription-cart"
-import { describePlan, plansOfProduct, type SubscriptionPlan } from "../subscription-plans"
+import { describePlan } from "../subscription-plans"
 
 /** "Subscribe": a logged-in customer gets a subscription cart and goes to the checkout; a guest is asked to log in. */
 function offerSubscription(plan: SubscriptionPlan, price: number | null | undefined, currencyCode: string) {
@@ -60,7 +61,7 @@ runPage("product-status", async () => {
   byId("product-title").textContent = product.title
   byId("product-description").textContent = product.description ?? ""
   byId("product-price").textContent = formatMoney(variant.calculated_price?.calculated_amount, region.currency_code)
-  const plan = (await plansOfProduct(product.id)).find((p) => p.variant_id === variant.id)
+  const plan = (await listSubscriptionPlans(sdk, { productId: product.id })).find((p) => p.variant_id === variant.id)
   if (plan) {
     offerSubscription(plan, variant.calculated_price?.calculated_amount, region.currency_code)
   }

@@ -1,12 +1,14 @@
+import { cancelSubscription, retrieveSubscription, type Subscription, type SubscriptionPeriod } from "medusa-payment-tw-storefront"
 import { currentCart } from "../cart"
 import { loggedInCustomer, loginHref } from "../customer"
 import { byId, el, showMessage } from "../element"
+import { sdk } from "../medusa"
 import { formatMoney } from "../money"
 import { runPage, showCartCount } from "../page"
 import { storeErrorMessage, storeErrorStatus } from "../store-error"
 import { everyInterval, howLong } from "../subscription-plans"
 import { orderPaymentLabel, ordersById, type SubscriptionOrder, subscribedItem } from "../subscription-orders"
-import { cancellable, cancelMySubscription, mySubscription, PERIOD_LABELS, periodsCharged, STATUS_LABELS, type Subscription, type SubscriptionPeriod } from "../subscriptions"
+import { cancellable, PERIOD_LABELS, periodsCharged, STATUS_LABELS } from "../subscriptions"
 import { formatTaipeiTime } from "../taipei-time"
 
 /** /account/subscriptions/:id: one of the customer's subscriptions, its periods with their orders, and Cancel. */
@@ -82,7 +84,7 @@ function listenForCancel(id: string) {
     button.disabled = true
     showMessage(byId("cancel-error"), undefined)
     const reason = String(new FormData(form).get("reason") ?? "").trim()
-    cancelMySubscription(id, reason || undefined)
+    cancelSubscription(sdk, id, reason || undefined)
       .then(async (cancelled) => {
         await show(cancelled)
         showMessage(byId("cancel-done"), "Your subscription is cancelled. Nothing more will be charged.")
@@ -105,7 +107,7 @@ runPage("subscription-status", async () => {
   }
   let subscription: Subscription
   try {
-    subscription = await mySubscription(id)
+    subscription = await retrieveSubscription(sdk, id)
   } catch (error) {
     if (storeErrorStatus(error) === 404) {
       status.replaceChildren("This subscription is not in your account. ", el("a", { href: "/account" }, "Your subscriptions"), ".")

@@ -1,13 +1,13 @@
+import { EMBEDDED_CARD_PROVIDER_ID, type EmbeddedCardSession, startEmbeddedCard } from "medusa-payment-tw-storefront"
 import { el } from "../element"
 import { sdk } from "../medusa"
 import { CARD_ERROR_PARAM, cardFailureMessage, cardFailureMessageFor } from "./card-errors"
-import { EMBEDDED_CARD_PROVIDER_ID, embeddedSessionData, type EmbeddedSessionData } from "./embedded-session"
 import type { PaymentCheckout, PaymentOption, PaymentStart } from "./payment-option"
 import { type TwPayClient, twPayClient, type TwPayElements, type TwPayError, type TwPayPaymentElement, type TwPayTheme } from "./twpay"
 
 /** The card form on the page: the SDK's element for one payment intent. */
 interface MountedCard {
-  session: EmbeddedSessionData
+  session: EmbeddedCardSession
   twpay: TwPayClient
   elements: TwPayElements
   element: TwPayPaymentElement
@@ -72,14 +72,7 @@ class CardFields {
     this.checkout.setPayable(false)
     this.#say("Loading the card form…")
     try {
-      const { payment_collection } = await sdk.store.payment.initiatePaymentSession(this.checkout.cart, {
-        provider_id: EMBEDDED_CARD_PROVIDER_ID,
-        data: {},
-      })
-      const session = embeddedSessionData(payment_collection.payment_sessions)
-      if (!session) {
-        throw new Error("The card payment could not be started. Please try again, or choose another way to pay.")
-      }
+      const session = await startEmbeddedCard(sdk, this.checkout.cart)
       const twpay = await twPayClient(session)
       if (generation !== this.#generation) {
         return
@@ -121,7 +114,7 @@ class CardFields {
     const read = await card.twpay.retrievePaymentIntent(card.session.clientSecret)
     const status = read.paymentIntent?.status
     if (status === "succeeded" || status === "processing") {
-      return { next: "complete-cart" }
+      return { next: "complete_cart" }
     }
     if (status === "created" || status === "requiresPaymentMethod") {
       this.checkout.setPayable(card.valid)
@@ -163,7 +156,7 @@ export const embeddedCardOption: PaymentOption = {
       return fields!.recover(card, error)
     }
     // The SDK leaves the page when the payment goes through; were it ever to resolve instead, the payment is made here.
-    return { next: "complete-cart" }
+    return { next: "complete_cart" }
   },
 
   returnedFailure(query) {

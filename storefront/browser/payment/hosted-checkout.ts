@@ -1,25 +1,17 @@
 import type { HttpTypes } from "@medusajs/types"
+import { HOSTED_CHECKOUT_PROVIDER_ID, type HostedMethod, startHostedCheckout } from "medusa-payment-tw-storefront"
 import { el } from "../element"
 import { sdk } from "../medusa"
 import { readInvoiceChoice, rememberInvoiceChoice, renderInvoiceChoice } from "./invoice-choice"
 import type { PaymentOption, PaymentStart } from "./payment-option"
-import { providerId, providerKey } from "../../../src/providers/core/provider-keys"
 
-/** The demo store registers each provider with its identifier as id (medusa-config.ts). */
-export const HOSTED_CHECKOUT_PROVIDER_ID = providerId(providerKey("hosted-checkout", "hosted-checkout"))
-
-/** Methods the hosted page can take (the provider's `methods` session data). */
-const METHODS = [
+/** Methods the hosted page can take, as the demo store's provider options allow them. */
+const METHODS: ReadonlyArray<{ value: HostedMethod; label: string; hint: string }> = [
   { value: "card", label: "Credit or debit card", hint: "Visa, Mastercard, JCB." },
   { value: "cvs", label: "Convenience store", hint: "Get a payment code and pay at 7-ELEVEN, FamilyMart, Hi-Life or OKmart within 3 days." },
   { value: "atm", label: "ATM bank transfer", hint: "Get a virtual account and transfer the amount within a day." },
   { value: "linePay", label: "LINE Pay", hint: "Pay with your LINE Pay wallet." },
-] as const
-
-/** Public session data the provider returns (see the provider's session-data.ts). */
-interface HostedSessionData {
-  checkoutUrl?: string
-}
+]
 
 /**
  * "Pay on the hosted page": the shopper picks a method and an e-invoice here
@@ -51,20 +43,13 @@ export const hostedCheckoutOption: PaymentOption = {
   },
 
   async start(cart: HttpTypes.StoreCart): Promise<PaymentStart> {
-    const chosen = document.querySelector<HTMLInputElement>('input[name="hosted_method"]:checked')?.value ?? "card"
+    const value = document.querySelector<HTMLInputElement>('input[name="hosted_method"]:checked')?.value
+    const chosen = METHODS.find((method) => method.value === value)?.value ?? "card"
     // Refused here, naming the field, before anything is created at the service.
     const invoice = readInvoiceChoice()
     // The page offers the card plus the methods listed here; listing the chosen one only keeps the page simple.
-    const { payment_collection } = await sdk.store.payment.initiatePaymentSession(cart, {
-      provider_id: HOSTED_CHECKOUT_PROVIDER_ID,
-      data: { methods: [chosen], invoice },
-    })
-    const session = payment_collection.payment_sessions?.find((s) => s.provider_id === HOSTED_CHECKOUT_PROVIDER_ID)
-    const url = (session?.data as HostedSessionData | undefined)?.checkoutUrl
-    if (!url) {
-      throw new Error("The payment page could not be opened. Please try again.")
-    }
+    const page = await startHostedCheckout(sdk, cart, { methods: [chosen], invoice })
     await rememberInvoiceChoice(invoice)
-    return { next: "redirect", url }
+    return { next: "redirect", url: page.url }
   },
 }

@@ -1,24 +1,15 @@
-import { isCitizenCertificate, isMobileBarcode } from "../../../src/lib/hosted/invoice-carriers"
-import { isValidTaxId } from "../../../src/lib/hosted/tax-id"
+import { type InvoiceChoice, InvoiceChoiceError, invoiceChoiceOf, type InvoiceInfo, type InvoiceIssue, invoiceInfoFromChoice, validateInvoiceInfo } from "medusa-payment-tw-storefront"
 import { el } from "../element"
 import { sdk } from "../medusa"
 
 /**
  * The e-invoice step of a hosted payment: a cloud invoice to the member
  * carrier, a mobile barcode or a citizen digital certificate, or a company
- * invoice with a tax id. Checked here with the provider's own rules, so a
- * typo is refused in the page, naming the field, before any payment is
- * started. A logged-in customer's choice is kept in their metadata.
+ * invoice with a tax id. Checked here by the storefront kit with the
+ * provider's rules, so a typo is refused in the page, naming the field,
+ * before any payment is started. A logged-in customer's choice is kept in
+ * their metadata.
  */
-
-/** The provider's `invoice` session data (spec `invoiceInfo`). */
-export interface InvoiceInfo {
-  invoiceType: "cloud" | "company"
-  carrierType?: "" | "3J0002" | "CQ0001"
-  carrierId?: string
-  buyerIdentifier?: string
-  buyerName?: string
-}
 
 const KINDS = [
   { value: "member", label: "Cloud invoice to my member account", hint: "Kept in your account at the payment service; winning invoices are notified by email." },
@@ -30,9 +21,6 @@ type Kind = (typeof KINDS)[number]["value"]
 
 /** Where a logged-in customer's choice is kept. */
 const METADATA_KEY = "tw_invoice"
-
-/** A refusal that names the field, for the checkout's error line. */
-export class InvoiceFieldError extends Error {}
 
 const input = (id: string) => document.getElementById(id) as HTMLInputElement
 const field = (id: string, label: string, attributes: Record<string, string>) =>
@@ -79,47 +67,59 @@ function showKindFields() {
   }
 }
 
-/** Marks the field, moves the shopper to it, and throws the message naming it. */
-function refuse(id: string, message: string): never {
-  const element = input(id)
-  element.setAttribute("aria-invalid", "true")
-  element.focus()
-  throw new InvoiceFieldError(message)
+/** The choice the form holds, as the shopper typed it (the kit trims it and upper-cases carriers). */
+function formChoice(): InvoiceChoice {
+  switch (chosenKind()) {
+    case "barcode":
+      return { kind: "mobile_barcode", barcode: input("invoice-barcode").value }
+    case "certificate":
+      return { kind: "citizen_certificate", certificate: input("invoice-certificate").value }
+    case "company":
+      return { kind: "company", taxId: input("invoice-tax-id").value, companyName: input("invoice-company-name").value }
+    default:
+      return { kind: "member" }
+  }
 }
 
-/** The chosen invoice, checked; throws `InvoiceFieldError` naming the field when it cannot be accepted. */
+/** The form's field for an issue, and what the shopper reads about it, naming the field. */
+function refusalOf(issue: InvoiceIssue): { id: string; message: string } | undefined {
+  switch (issue.code) {
+    case "mobile_barcode_invalid":
+    case "carrier_id_too_long":
+      return chosenKind() === "barcode"
+        ? { id: "invoice-barcode", message: "Mobile barcode: enter '/' followed by 7 characters (0-9, A-Z, '.', '+' or '-'), as your tax app shows it." }
+        : { id: "invoice-certificate", message: "Citizen digital certificate number: enter 2 letters followed by 14 digits." }
+    case "citizen_certificate_invalid":
+      return { id: "invoice-certificate", message: "Citizen digital certificate number: enter 2 letters followed by 14 digits." }
+    case "tax_id_required":
+    case "tax_id_invalid":
+    case "tax_id_too_long":
+      return { id: "invoice-tax-id", message: "Company tax id: enter the 8 digits of the unified business number." }
+    case "tax_id_check_digit":
+      return { id: "invoice-tax-id", message: "Company tax id: this number's check digit is wrong; check each digit again." }
+    case "company_name_too_long":
+      return { id: "invoice-company-name", message: "Company name: at most 60 characters." }
+    default:
+      return undefined
+  }
+}
+
+/** The chosen invoice, checked; a refusal names the field, which is marked and focused. */
 export function readInvoiceChoice(): InvoiceInfo {
   for (const element of document.querySelectorAll("#invoice-choice input[aria-invalid]")) {
     element.removeAttribute("aria-invalid")
   }
-  switch (chosenKind()) {
-    case "barcode": {
-      const value = input("invoice-barcode").value.trim().toUpperCase()
-      if (!isMobileBarcode(value)) {
-        refuse("invoice-barcode", "Mobile barcode: enter '/' followed by 7 characters (0-9, A-Z, '.', '+' or '-'), as your tax app shows it.")
-      }
-      return { invoiceType: "cloud", carrierType: "3J0002", carrierId: value }
+  try {
+    return invoiceInfoFromChoice(formChoice())
+  } catch (error) {
+    const refusal = error instanceof InvoiceChoiceError && error.issues[0] ? refusalOf(error.issues[0]) : undefined
+    if (!refusal) {
+      throw error
     }
-    case "certificate": {
-      const value = input("invoice-certificate").value.trim().toUpperCase()
-      if (!isCitizenCertificate(value)) {
-        refuse("invoice-certificate", "Citizen digital certificate number: enter 2 letters followed by 14 digits.")
-      }
-      return { invoiceType: "cloud", carrierType: "CQ0001", carrierId: value }
-    }
-    case "company": {
-      const taxId = input("invoice-tax-id").value.trim()
-      if (!/^\d{8}$/.test(taxId)) {
-        refuse("invoice-tax-id", "Company tax id: enter the 8 digits of the unified business number.")
-      }
-      if (!isValidTaxId(taxId)) {
-        refuse("invoice-tax-id", "Company tax id: this number's check digit is wrong; check each digit again.")
-      }
-      const name = input("invoice-company-name").value.trim()
-      return { invoiceType: "company", buyerIdentifier: taxId, ...(name ? { buyerName: name } : {}) }
-    }
-    default:
-      return { invoiceType: "cloud", carrierType: "" }
+    const element = input(refusal.id)
+    element.setAttribute("aria-invalid", "true")
+    element.focus()
+    throw new Error(refusal.message, { cause: error })
   }
 }
 
@@ -128,32 +128,28 @@ async function loggedIn(): Promise<boolean> {
   return Boolean(await sdk.client.getToken().catch(() => undefined))
 }
 
-async function prefillRemembered() {
-  if (!(await loggedIn())) {
-    return
-  }
-  const { customer } = await sdk.store.customer.retrieve().catch(() => ({ customer: undefined }))
-  const saved = customer?.metadata?.[METADATA_KEY] as InvoiceInfo | undefined
-  if (!saved?.invoiceType) {
-    return
-  }
-  const kind: Kind = saved.invoiceType === "company" ? "company" : saved.carrierType === "3J0002" ? "barcode" : saved.carrierType === "CQ0001" ? "certificate" : "member"
-  input(`invoice-kind-${kind}`).checked = true
-  input("invoice-barcode").value = kind === "barcode" ? (saved.carrierId ?? "") : ""
-  input("invoice-certificate").value = kind === "certificate" ? (saved.carrierId ?? "") : ""
-  input("invoice-tax-id").value = saved.buyerIdentifier ?? ""
-  input("invoice-company-name").value = saved.buyerName ?? ""
-  showKindFields()
-}
-
-/** A logged-in customer's last choice (a saved card's one-step payment uses it); undefined for a guest or none. */
+/** A logged-in customer's last choice, when the provider still takes it (a saved card's one-step payment uses it); undefined for a guest or none. */
 export async function rememberedInvoiceChoice(): Promise<InvoiceInfo | undefined> {
   if (!(await loggedIn())) {
     return undefined
   }
   const { customer } = await sdk.store.customer.retrieve().catch(() => ({ customer: undefined }))
-  const saved = customer?.metadata?.[METADATA_KEY] as InvoiceInfo | undefined
-  return saved?.invoiceType ? saved : undefined
+  const saved = validateInvoiceInfo(customer?.metadata?.[METADATA_KEY])
+  return saved.success ? saved.invoice : undefined
+}
+
+async function prefillRemembered() {
+  const choice = invoiceChoiceOf(await rememberedInvoiceChoice())
+  if (!choice) {
+    return
+  }
+  const kind: Kind = choice.kind === "company" ? "company" : choice.kind === "mobile_barcode" ? "barcode" : choice.kind === "citizen_certificate" ? "certificate" : "member"
+  input(`invoice-kind-${kind}`).checked = true
+  input("invoice-barcode").value = choice.kind === "mobile_barcode" ? choice.barcode : ""
+  input("invoice-certificate").value = choice.kind === "citizen_certificate" ? choice.certificate : ""
+  input("invoice-tax-id").value = choice.kind === "company" ? choice.taxId : ""
+  input("invoice-company-name").value = choice.kind === "company" ? (choice.companyName ?? "") : ""
+  showKindFields()
 }
 
 /** Keeps a logged-in customer's choice for their next checkout; a guest's is not kept. */

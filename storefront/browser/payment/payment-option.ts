@@ -1,11 +1,13 @@
 import type { HttpTypes } from "@medusajs/types"
+import type { PaymentStart } from "medusa-payment-tw-storefront"
 
-/** What the checkout does once an option has started the payment. */
-export type PaymentStart =
-  /** The shopper pays elsewhere (a hosted page) and comes back to a return page of the option. */
-  | { next: "redirect"; url: string }
-  /** The payment was made on this page (an embedded card form): complete the cart now. */
-  | { next: "complete-cart" }
+/**
+ * What the checkout does once an option has started the payment (the kit's
+ * type): send the shopper to a page of the service, which brings them back
+ * to a return page of the option, or complete the cart now (an embedded card
+ * form paid on this page, a saved card charged by the completion).
+ */
+export type { PaymentStart }
 
 /** What an option's fields may ask of the checkout page. */
 export interface PaymentCheckout {

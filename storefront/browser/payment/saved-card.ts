@@ -1,11 +1,11 @@
 import type { HttpTypes } from "@medusajs/types"
+import { HOSTED_CHECKOUT_PROVIDER_ID, startSavedCardPayment, startSubscriptionCheckout } from "medusa-payment-tw-storefront"
 import { subscriptionPlanIdOf } from "../cart"
 import { loggedInCustomer } from "../customer"
 import { el } from "../element"
 import { sdk } from "../medusa"
 import { rememberSubscriptionCheckout } from "../order-subscription"
 import { activeSavedCards, cardName } from "../saved-cards"
-import { HOSTED_CHECKOUT_PROVIDER_ID } from "./hosted-checkout"
 import { rememberedInvoiceChoice } from "./invoice-choice"
 import type { PaymentCheckout, PaymentOption, PaymentStart } from "./payment-option"
 
@@ -73,14 +73,11 @@ export const savedCardOption: PaymentOption = {
 
   async start(cart: HttpTypes.StoreCart): Promise<PaymentStart> {
     const savedCardId = chosenCard()
-    const invoice = await rememberedInvoiceChoice()
-    // A saved card pays only for its customer's own cart: a cart started before logging in becomes theirs first.
-    const customer = await loggedInCustomer()
-    if (customer && cart.customer_id !== customer.id) {
-      await sdk.store.cart.transferCart(cart.id)
+    const [invoice, customer] = await Promise.all([rememberedInvoiceChoice(), loggedInCustomer()])
+    if (!customer) {
+      throw new Error("Log in to pay with a saved card.")
     }
-    await sdk.store.payment.initiatePaymentSession(cart, { provider_id: HOSTED_CHECKOUT_PROVIDER_ID, data: { savedCardId, ...(invoice ? { invoice } : {}) } })
-    return { next: "complete-cart" }
+    return startSavedCardPayment(sdk, cart, { savedCardId, customerId: customer.id, invoice })
   },
 }
 
@@ -100,11 +97,8 @@ export const savedCardSubscriptionOption: PaymentOption = {
     }
     const savedCardId = chosenCard()
     const invoice = await rememberedInvoiceChoice()
-    const { subscription } = await sdk.client.fetch<{ subscription: { id: string } }>(`/store/carts/${cart.id}/tw-subscription`, {
-      method: "POST",
-      body: { plan_id: planId, saved_card_id: savedCardId, ...(invoice ? { invoice } : {}) },
-    })
-    rememberSubscriptionCheckout(cart.id, subscription.id)
-    return { next: "complete-cart" }
+    const start = await startSubscriptionCheckout(sdk, cart.id, { planId, savedCardId, invoice })
+    rememberSubscriptionCheckout(cart.id, start.subscription.id)
+    return start
   },
 }

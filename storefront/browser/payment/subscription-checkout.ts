@@ -1,18 +1,13 @@
 import type { HttpTypes } from "@medusajs/types"
+import { HOSTED_CHECKOUT_PROVIDER_ID, listSubscriptionPlans, startSubscriptionCheckout } from "medusa-payment-tw-storefront"
 import { subscriptionPlanIdOf } from "../cart"
 import { loggedInCustomer, loginHref } from "../customer"
 import { el } from "../element"
 import { sdk } from "../medusa"
 import { rememberSubscriptionCheckout } from "../order-subscription"
-import { describeTerms, plansOfVariant } from "../subscription-plans"
-import { HOSTED_CHECKOUT_PROVIDER_ID } from "./hosted-checkout"
+import { describeTerms } from "../subscription-plans"
 import { readInvoiceChoice, rememberInvoiceChoice, renderInvoiceChoice } from "./invoice-choice"
 import type { PaymentCheckout, PaymentOption, PaymentStart } from "./payment-option"
-
-/** Public session data the provider returns (see the provider's session-data.ts). */
-interface HostedSessionData {
-  checkoutUrl?: string
-}
 
 /**
  * The payment step of a subscription cart: the only option it offers. The
@@ -42,17 +37,10 @@ export const subscriptionCheckoutOption: PaymentOption = {
     }
     // Refused here, naming the field, before anything is created at the service.
     const invoice = readInvoiceChoice()
-    const { subscription, payment_session } = await sdk.client.fetch<{ subscription: { id: string }; payment_session: { data?: HostedSessionData } }>(`/store/carts/${cart.id}/tw-subscription`, {
-      method: "POST",
-      body: { plan_id: planId, invoice },
-    })
-    const url = payment_session.data?.checkoutUrl
-    if (!url) {
-      throw new Error("The payment page could not be opened. Please try again.")
-    }
+    const start = await startSubscriptionCheckout(sdk, cart.id, { planId, invoice })
     await rememberInvoiceChoice(invoice)
-    rememberSubscriptionCheckout(cart.id, subscription.id)
-    return { next: "redirect", url }
+    rememberSubscriptionCheckout(cart.id, start.subscription.id)
+    return start
   },
 }
 
@@ -60,7 +48,7 @@ export const subscriptionCheckoutOption: PaymentOption = {
 async function showTerms(checkout: PaymentCheckout, terms: HTMLElement, login: HTMLElement) {
   const cart = checkout.cart
   const item = cart.items?.[0]
-  const [plans, customer] = await Promise.all([item?.variant_id ? plansOfVariant(item.variant_id) : Promise.resolve([]), loggedInCustomer()])
+  const [plans, customer] = await Promise.all([item?.variant_id ? listSubscriptionPlans(sdk, { variantId: item.variant_id }) : Promise.resolve([]), loggedInCustomer()])
   const plan = plans.find((p) => p.id === subscriptionPlanIdOf(cart))
   if (!plan) {
     terms.textContent = "This subscription is no longer offered. Remove it from your cart."

@@ -33,8 +33,10 @@ export const invoiceInfoSchema = z
   .superRefine((info, ctx) => {
     const fail = (path: string, message: string, variant?: string) =>
       ctx.addIssue({ code: "custom", path: [path], message, ...(variant ? { params: { variant } } : {}) })
-    // Refinements run even when a field failed: a too-long value already has its one issue.
-    const within = (value: unknown, max: number) => typeof value !== "string" || value.length <= max
+    // Refinements run even when a field failed: a too-long value already has its one issue. Counted
+    // in code points, as zod's max() counts: in UTF-16 units, a value of astral characters passed max()
+    // and then skipped every format check here.
+    const within = (value: unknown, max: number) => typeof value !== "string" || [...value].length <= max
 
     if (info.invoiceType === "cloud") {
       if (info.carrierType === undefined) {

@@ -75,6 +75,13 @@ describe("embedded-card storefront data", () => {
     expect(() => parseStorefrontData({ session_id: "payses_1", clientSecretX: "x" })).toThrow(/clientSecretX/)
     expect(() => parseStorefrontData({ session_id: "payses_1", return_path: "https://evil.test" })).toThrow(/return_path/)
   })
+
+  it("takes the card form's language, zh-TW or en, and refuses any other with the field named", () => {
+    expect(parseStorefrontData({ session_id: "payses_1", locale: "en" })).toEqual({ session_id: "payses_1", locale: "en" })
+    expect(parseStorefrontData({ session_id: "payses_1", locale: "zh-TW" })).toEqual({ session_id: "payses_1", locale: "zh-TW" })
+    expect(() => parseStorefrontData({ session_id: "payses_1", locale: "ja" })).toThrow(/locale: must be one of "zh-TW", "en"/)
+    expect(() => parseStorefrontData({ session_id: "payses_1", locale: "zh-tw" })).toThrow(expect.objectContaining({ code: "payment_data_invalid" }))
+  })
 })
 
 describe("embedded-card session data given back by Medusa", () => {

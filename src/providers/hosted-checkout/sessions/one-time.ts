@@ -3,6 +3,7 @@ import { MedusaError, PaymentSessionStatus } from "@medusajs/framework/utils"
 import { type CheckoutBody, invoiceLines, type Transaction } from "../../../lib/hosted"
 import { UnknownOutcomeError } from "../../../lib/http"
 import { toMedusaError } from "../../core/errors"
+import { SHOPPER_ERROR } from "../../core/shopper-error-codes"
 import { invoiceRequestFields } from "../invoice"
 import { invoiceError } from "../invoice-errors"
 import type { PaymentMethod } from "../options"
@@ -91,7 +92,7 @@ function checkoutBody({ options, productLine }: HostedDeps, amount: number, inpu
 function methodsFor(allowed: PaymentMethod[], requested: PaymentMethod[] | undefined): PaymentMethod[] {
   const refused = (requested ?? []).filter((m) => !allowed.includes(m))
   if (refused.length) {
-    throw new MedusaError(MedusaError.Types.INVALID_DATA, `Payment method(s) not offered by this store: ${refused.join(", ")}.`)
+    throw new MedusaError(MedusaError.Types.INVALID_DATA, `Payment method(s) not offered by this store: ${refused.join(", ")}.`, SHOPPER_ERROR.payment_method_not_offered)
   }
   return (requested ?? allowed).filter((m) => m !== "card")
 }
@@ -113,7 +114,7 @@ async function createCheckout({ client }: HostedDeps, body: CheckoutBody, sessio
     const existing = await client.transactions.listByOrder(sessionId).catch(() => [])
     const created = existing.find((tx) => tx.customId === sessionId && tx.amount === body.amount && tx.status === "initiated")
     if (!created) {
-      throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "The payment service did not answer and no checkout was created; please try again.")
+      throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "The payment service did not answer and no checkout was created; please try again.", SHOPPER_ERROR.payment_service_unavailable)
     }
     const page = client.checkoutPage("checkout", created.id, created.createdAt ? new Date(created.createdAt) : calledAt)
     return pageData(sessionId, body.amount, created.id, created.transactionHid, page.url, page.expiresAt)

@@ -3,6 +3,7 @@ import { MedusaError, PaymentSessionStatus } from "@medusajs/framework/utils"
 import { compareCalendarDates, formatCalendarDate, type InvoiceInfo, type OrderLine, parseCalendarDate, type ProductDetail, taipeiDate } from "../../../lib/hosted"
 import { UnknownOutcomeError } from "../../../lib/http"
 import { toMedusaError } from "../../core/errors"
+import { SHOPPER_ERROR } from "../../core/shopper-error-codes"
 import { invoiceRequestFields } from "../invoice"
 import { productDetailsFor } from "../invoice-details"
 import type { HostedDeps } from "../provider-deps"
@@ -50,7 +51,7 @@ export async function initiateSubscription(
 
 /** The amount is sealed in the terms: a changed cart starts the subscription checkout again. */
 export const cartChangedError = () =>
-  new MedusaError(MedusaError.Types.NOT_ALLOWED, "The cart changed after the subscription checkout started: start the subscription checkout again.")
+  new MedusaError(MedusaError.Types.NOT_ALLOWED, "The cart changed after the subscription checkout started: start the subscription checkout again.", SHOPPER_ERROR.subscription_cart_changed)
 
 export interface SubscriptionCheckout {
   transactionId: string
@@ -85,10 +86,10 @@ export async function openSubscriptionCheckout(
   const { client, options } = deps
   const { terms, sessionId, amount } = input
   if (terms.amount !== amount) {
-    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `The cart's total (${amount} TWD) is not the subscription's amount (${terms.amount} TWD); start the subscription checkout again.`)
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `The cart's total (${amount} TWD) is not the subscription's amount (${terms.amount} TWD); start the subscription checkout again.`, SHOPPER_ERROR.subscription_cart_changed)
   }
   if (input.customer?.id && input.customer.id !== terms.customer_id) {
-    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "The subscription belongs to another customer.")
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "The subscription belongs to another customer.", SHOPPER_ERROR.subscription_not_yours)
   }
   const storefront = options.storefrontUrl.replace(/\/+$/, "")
   const common = {
@@ -149,7 +150,7 @@ export async function openSubscriptionCheckout(
     if (error instanceof UnknownOutcomeError) {
       // No idempotency at the service: nothing is sent twice. The shopper starts again; a page
       // created meanwhile is never paid and expires.
-      throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "The payment service did not answer; no subscription was started. Please try again.")
+      throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "The payment service did not answer; no subscription was started. Please try again.", SHOPPER_ERROR.payment_service_unavailable)
     }
     throw toMedusaError("Creating the subscription checkout failed", error)
   }

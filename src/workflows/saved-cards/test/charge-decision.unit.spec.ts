@@ -28,15 +28,15 @@ describe("planAfterSend: what the one send's answer leaves", () => {
   it("a card that cannot be used: declined CARD_UNAVAILABLE, the shopper told it can no longer be charged, no key named", () => {
     const plan = planAfterSend(card, row(), { kind: "unavailable", cause: 'tokenKeys.retired: the key "retired" is not configured' })
     expect(plan).toMatchObject({ change: { status: "declined", code: CHARGE_CODES.unavailable }, read: null })
-    expect(plan.outcome).toEqual({ status: "declined", message: expect.stringContaining("can no longer be charged") })
+    expect(plan.outcome).toEqual({ status: "declined", message: expect.stringContaining("can no longer be charged"), code: "saved_card_unavailable" })
     expect(plan.outcome && "message" in plan.outcome ? plan.outcome.message : "").not.toMatch(/retired|tokenKeys/)
   })
 
   it("a card decline keeps its code; a refusal names no internals", () => {
-    expect(planAfterSend(card, row(), { kind: "declined", code: "T0003", cause: "refused" }).outcome).toEqual({ status: "declined", message: expect.stringContaining("T0003") })
+    expect(planAfterSend(card, row(), { kind: "declined", code: "T0003", cause: "refused" }).outcome).toEqual({ status: "declined", message: expect.stringContaining("T0003"), code: "card_declined_t0003" })
     const refused = planAfterSend(card, row(), { kind: "refused", code: "P0101", cause: "risk control: merchant blocked" })
     expect(refused.change).toEqual({ status: "declined", code: "P0101", message: "risk control: merchant blocked" })
-    expect(refused.outcome).toEqual({ status: "declined", message: expect.not.stringMatching(/P0101|risk/) })
+    expect(refused.outcome).toEqual({ status: "declined", message: expect.not.stringMatching(/P0101|risk/), code: "saved_card_refused" })
   })
 
   it("an unknown outcome is recorded unknown and read, never resent; an unexpected failure stays open without a read", () => {
@@ -64,7 +64,8 @@ describe("planAfterSend: what the one send's answer leaves", () => {
 
 describe("planExisting: a second completion goes by the row", () => {
   it("declined stays declined; a legacy NOT_CHARGED is read; a young charging row is pending, a stale one read", () => {
-    expect(planExisting(card, row({ status: "declined", code: "T0001" }), NOW).outcome).toMatchObject({ status: "declined" })
+    expect(planExisting(card, row({ status: "declined", code: "T0001" }), NOW).outcome).toMatchObject({ status: "declined", code: "card_declined_t0001" })
+    expect(planExisting(card, row({ status: "declined", code: CHARGE_CODES.unavailable }), NOW).outcome).toMatchObject({ status: "declined", code: "saved_card_unavailable" })
     expect(planExisting(card, row({ status: "declined", code: CHARGE_CODES.legacyNotCharged }), NOW).read).not.toBeNull()
     expect(planExisting(card, row(), NOW + 1_000).outcome).toMatchObject({ status: "unknown" })
     expect(planExisting(card, row(), NOW + CHARGE_STALE_MS).read).not.toBeNull()
@@ -78,8 +79,8 @@ describe("settleFromRead: only a read settles", () => {
 
   it("paid → the session records it and the row is paid; refunded → settled as refunded; failed → declined", () => {
     expect(settleFromRead(card, row(), read("charged"), at)).toMatchObject({ outcome: { status: "paid" }, change: { status: "paid", transaction_id: "P0001" }, charge: { transaction: { status: "charged" } } })
-    expect(settleFromRead(card, row(), read("refunded"), at)).toMatchObject({ outcome: { status: "declined" }, change: { status: "paid", code: CHARGE_CODES.refunded }, charge: null })
-    expect(settleFromRead(card, row({ code: "T0002" }), read("failed"), at)).toMatchObject({ change: { status: "declined", code: "T0002" } })
+    expect(settleFromRead(card, row(), read("refunded"), at)).toMatchObject({ outcome: { status: "declined", code: "saved_card_charge_refunded" }, change: { status: "paid", code: CHARGE_CODES.refunded }, charge: null })
+    expect(settleFromRead(card, row({ code: "T0002" }), read("failed"), at)).toMatchObject({ outcome: { code: "card_declined_t0002" }, change: { status: "declined", code: "T0002" } })
   })
 
   it("nothing shown, however long after: unknown, never declared not made; a failed read is unknown too", () => {

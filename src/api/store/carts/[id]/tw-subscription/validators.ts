@@ -3,7 +3,8 @@ import { invoiceInfoSchema } from "../../../../../lib/hosted"
 import { storefrontPath } from "../../../../../providers/core/options"
 import { pluginSchema } from "../../../../plugin-schema"
 
-const checkoutBody = z.strictObject({
+/** The plugin schema itself, for `validatePluginBody`. */
+export const checkoutBody = z.strictObject({
   plan_id: z.string().startsWith("twplan_", "must be a plan id (twplan_…)"),
   provider_id: z.string().startsWith("pp_hosted-checkout_", "must be a hosted-checkout provider id").optional(),
   return_path: storefrontPath.optional(),

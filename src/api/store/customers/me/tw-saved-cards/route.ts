@@ -1,5 +1,6 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
+import { SHOPPER_ERROR, withShopperCode } from "../../../../../providers/core/shopper-error-codes"
 import { startTwCardBindingWorkflow } from "../../../../../workflows/saved-cards/start-tw-card-binding"
 import { loggedInCustomer } from "../../../../logged-in-customer"
 import { LISTED_STATUSES, savedCards, savedCardView } from "../../../../tw-saved-cards-shared/views"
@@ -19,10 +20,16 @@ export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) 
  */
 export async function POST(req: AuthenticatedMedusaRequest<StoreBindTwSavedCardType>, res: MedusaResponse) {
   const { provider_id, return_path } = req.validatedBody
-  const { result } = await startTwCardBindingWorkflow(req.scope).run({ input: { customer_id: loggedInCustomer(req), provider_id, return_path } })
+  const { result } = await startTwCardBindingWorkflow(req.scope)
+    .run({ input: { customer_id: loggedInCustomer(req), provider_id, return_path } })
+    .catch((error: unknown) => Promise.reject(withShopperCode(error, SHOPPER_ERROR.saved_card_binding_failed)))
   if (!result.saved_card || !result.checkout_url) {
     // The service did not open the page: the card is recorded failed, the shopper reads why.
-    throw new MedusaError(result.error?.type ?? MedusaError.Types.UNEXPECTED_STATE, result.error?.message ?? "The card binding page could not be opened.")
+    throw new MedusaError(
+      result.error?.type ?? MedusaError.Types.UNEXPECTED_STATE,
+      result.error?.message ?? "The card binding page could not be opened.",
+      SHOPPER_ERROR.saved_card_binding_failed
+    )
   }
   res.json({ saved_card: savedCardView(result.saved_card), checkout_url: result.checkout_url })
 }

@@ -1,0 +1,43 @@
+/**
+ * medusa-payment-tw-storefront: what a storefront needs to take payments
+ * through medusa-payment-tw, over the Medusa JS SDK client it passes in.
+ * Framework-free; React components live under `./react`.
+ */
+export { type CartCompletion, type CompleteCartOptions, completeCart, completionOf, refusalOf } from "./core/cart-completion.js"
+export { type EmbeddedCardInput, startEmbeddedCard } from "./core/embedded-card.js"
+export { type EmbeddedCardSession, embeddedCardFailureOf, embeddedCardSessionOf } from "./core/embedded-card-session.js"
+export { HOSTED_METHODS, type HostedCheckoutInput, type HostedCheckoutStart, type HostedMethod, startHostedCheckout } from "./core/hosted-checkout.js"
+export { type HostedSession, hostedSessionOf } from "./core/hosted-session.js"
+export { checkedInvoice, type InvoiceChoice, InvoiceChoiceError, invoiceChoiceOf, invoiceInfoFromChoice } from "./core/invoice-choice.js"
+export {
+  INVOICE_ISSUE_CODES,
+  type InvoiceField,
+  type InvoiceInfo,
+  type InvoiceIssue,
+  type InvoiceIssueCode,
+  type InvoiceValidation,
+  validateInvoiceInfo,
+} from "./core/invoice-info.js"
+export { INVOICE_FIELD_MAX, isCitizenCertificate, isMobileBarcode, isValidTaxId } from "./core/invoice-rules.js"
+export { type KitLocale, pickLocale } from "./core/locale.js"
+export { KIT_ERROR_CODES, TwPaymentError } from "./core/payment-error.js"
+export { type PaymentReturn, type PaymentReturnOptions, returnFromPayment } from "./core/payment-return.js"
+export type { PaymentStart } from "./core/payment-start.js"
+export { EMBEDDED_CARD_PROVIDER_ID, HOSTED_CHECKOUT_PROVIDER_ID, isEmbeddedCardProvider, isHostedCheckoutProvider } from "./core/provider-ids.js"
+export { type SavedCardPaymentInput, type SavedCardPaymentStart, startSavedCardPayment } from "./core/saved-card-payment.js"
+export { type CardBinding, deleteSavedCard, listSavedCards, SAVED_CARD_STATUSES, type SavedCard, type SavedCardStatus, startCardBinding } from "./core/saved-cards.js"
+export type { StoreAnswer } from "./core/store-answer.js"
+export type { StoreSession } from "./core/store-session.js"
+export { startSubscriptionCheckout, type SubscriptionCheckoutInput, type SubscriptionCheckoutStart } from "./core/subscription-checkout.js"
+export { listSubscriptionPlans, type SubscriptionPlan } from "./core/subscription-plans.js"
+export {
+  cancelSubscription,
+  isCancellable,
+  listSubscriptions,
+  retrieveSubscription,
+  SUBSCRIPTION_STATUSES,
+  type Subscription,
+  type SubscriptionPeriod,
+  type SubscriptionStatus,
+} from "./core/subscriptions.js"
+export { type ErrorCode, type KitTextKey, MESSAGES, type MessageLocale, messageFor } from "./messages/index.js"
