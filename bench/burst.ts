@@ -70,7 +70,7 @@ const CONCURRENCY = positive("concurrency", values.concurrency ?? process.env.TW
 const DEADLINE = positive("deadline", values.deadline ?? String(120 + Math.ceil(K * 1.5)))
 const IDLE = positive("idle", values.idle)
 if (!["both", ...PROFILES].includes(values.profile!)) {
-  console.error(`[bench] --profile must be default, production or both, not "${values.profile}"`)
+  console.error(`[bench] --profile must be one of ${[...PROFILES, "both"].join(", ")} (both: default and production), not "${values.profile}"`)
   process.exit(2)
 }
 if (!["on", "off"].includes(values.reconciliation!)) {
@@ -84,7 +84,7 @@ if (!["burst", "renewals"].includes(values.scenario!)) {
 const RENEWALS = values.scenario === "renewals"
 /** Plans are made in the admin (renewals only). */
 const ADMIN = { email: "bench-admin@example.test", password: "bench-admin-password-1" }
-const profiles: Profile[] = values.profile === "both" ? [...PROFILES] : [values.profile as Profile]
+const profiles: Profile[] = values.profile === "both" ? ["default", "production"] : [values.profile as Profile]
 const started = Date.now()
 const say = (line: string) => console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`)
 const settings = `(${process.env.TW_PAYMENT_COMPLETION_CONCURRENCY ?? 2} completions at once per process${RENEWALS ? "" : `, baseline ${CONCURRENCY} at once, warm-up ${WARMUP} of each${ROUNDS > 1 ? `, ${ROUNDS} rounds` : ""}`}; reconciliation job ${values.reconciliation})`

@@ -1,5 +1,5 @@
 /**
- * `npm run chaos -- [--n 100] [--profile default|production]`
+ * `npm run chaos -- [--n 100] [--profile default|production|cluster]`
  *
  * N shoppers pay in a mix of ways (hosted card paid and declined, hosted cvs
  * paid and expired, embedded card paid and declined, embedded `processing`
@@ -9,7 +9,10 @@
  * checkouts, and attackers: a saved card put on a guest's cart, a forged
  * notification) while the fault proxy drops 30% of notifications and webhooks,
  * duplicates 20%, reorders some and answers 5% of service reads with a 5xx or
- * silence, and every Medusa process is SIGKILLed half-way and started again.
+ * silence, and every Medusa process is SIGKILLed half-way and started again
+ * (on the cluster profile instead: one server SIGKILLed at a quarter, the
+ * balancer routing around it until it is back, one worker at half-way, and
+ * redis-server restarted at three quarters, losing its queue and locks).
  * Then the sandbox clock moves a month, so every live subscription renews at
  * one tick, and the store gets its reconciliation jobs (payments every minute,
  * subscriptions every 5) until store and service agree or the settle time
@@ -18,7 +21,7 @@
  *
  * Exit status: 1 for a harness failure; with --strict also when any divergence is left (for CI).
  * Options: --n, --profile, --concurrency (shoppers at once, 4), --seed (1), --return-rate (0.3),
- * --drop (0.3), --duplicate (0.2), --reorder (0.1), --read-faults (0.05), --no-kill, --settle S (600), --strict,
+ * --drop (0.3), --duplicate (0.2), --reorder (0.1), --read-faults (0.05), --no-kill (no process fault), --settle S (600), --strict,
  * --logs FILE (every line the Medusa processes printed).
  */
 import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises"
@@ -78,7 +81,7 @@ const RATES: FaultRates = {
   readFault: number("read-faults", values["read-faults"], { max: 1 }),
 }
 if (!(PROFILES as readonly string[]).includes(values.profile!)) {
-  console.error(`[chaos] --profile must be ${PROFILES.join(" or ")}`)
+  console.error(`[chaos] --profile must be one of ${PROFILES.join(", ")}`)
   process.exit(2)
 }
 const PROFILE = values.profile as Profile
@@ -151,23 +154,51 @@ async function run(store: Awaited<ReturnType<typeof startBenchStore>>, proxy: Aw
     },
   }
 
-  const killAt = values["no-kill"] ? -1 : Math.floor(N / 2)
-  let crash: Promise<void> = Promise.resolve()
-  let crashNote = "no kill (--no-kill)"
-  const kill = async () => {
-    const at = Date.now()
-    let answering = () => {}
-    // Shoppers who find the store down wait on this until it answers again.
-    up = new Promise<void>((resolve) => (answering = resolve))
-    say(`SIGKILL to every Medusa process (${store.processes().map((p) => `${p.mode} ${p.pid}`).join(", ")})`)
-    try {
-      await store.kill()
-      await store.restart()
-    } finally {
-      answering()
+  // The process faults, each at a shopper's turn: the whole store SIGKILLed and restarted (one or two
+  // processes); on the cluster profile one server (the balancer routes around it), one worker and Redis.
+  const faults: Array<{ at: number; what: string; act: () => Promise<void> }> = []
+  if (values["no-kill"]) {
+    // none
+  } else if (PROFILE === "cluster") {
+    const crashOne = (role: string) => async () => {
+      say(`SIGKILL to ${role} (pid ${store.processes().find((p) => p.role === role)?.pid})`)
+      await store.killOne(role)
+      // Long enough for the balancer's checks to mark it down and for the work it held to be missed.
+      await sleep(10_000)
+      await store.restartOne(role)
     }
-    crashNote = `Medusa SIGKILLed at shopper ${killAt + 1}/${N}, answering again ${((Date.now() - at) / 1000).toFixed(1)} s later`
-    say(crashNote)
+    faults.push(
+      { at: Math.floor(N / 4), what: "server-1 SIGKILLed", act: crashOne("server-1") },
+      { at: Math.floor(N / 2), what: "worker-1 SIGKILLed", act: crashOne("worker-1") },
+      // Nothing persisted: the queued events and the locks are lost with it.
+      { at: Math.floor((3 * N) / 4), what: "redis-server restarted", act: () => store.restartRedis!() }
+    )
+  } else {
+    faults.push({
+      at: Math.floor(N / 2),
+      what: "Medusa SIGKILLed",
+      act: async () => {
+        let answering = () => {}
+        // Shoppers who find the store down wait on this until it answers again.
+        up = new Promise<void>((resolve) => (answering = resolve))
+        say(`SIGKILL to every Medusa process (${store.processes().map((p) => `${p.role} ${p.pid}`).join(", ")})`)
+        try {
+          await store.kill()
+          await store.restart()
+        } finally {
+          answering()
+        }
+      },
+    })
+  }
+  const faultNotes: Array<{ at: number; note: string }> = []
+  const faultRuns: Array<Promise<void>> = []
+  const runFault = async ({ at, what, act }: (typeof faults)[number]) => {
+    const started = Date.now()
+    await act()
+    const note = `${what} at shopper ${at + 1}/${N}, back ${((Date.now() - started) / 1000).toFixed(1)} s later`
+    faultNotes.push({ at, note })
+    say(note)
   }
 
   say(`${N} shoppers, ${CONCURRENCY} at a time`)
@@ -177,9 +208,7 @@ async function run(store: Awaited<ReturnType<typeof startBenchStore>>, proxy: Aw
     Array.from({ length: N }, (_, index) => {
       const scenario = chooseScenario(random)
       return limit(async () => {
-        if (index === killAt) {
-          crash = kill()
-        }
+        faultRuns.push(...faults.filter((f) => f.at === index).map(runFault))
         try {
           return await shop(ctx, index, scenario)
         } catch (error) {
@@ -191,7 +220,8 @@ async function run(store: Awaited<ReturnType<typeof startBenchStore>>, proxy: Aw
   )
   const shoppers = results.filter((s): s is Shopper => !!s)
   say(`shoppers done (${failures.length} could not shop); waiting for cvs counters, processing cards and refunds`)
-  await crash
+  await Promise.all(faultRuns)
+  const crashNote = faultNotes.sort((a, b) => a.at - b.at).map((f) => f.note).join("; ") || "no process fault (--no-kill)"
   await Promise.all(shoppers.flatMap((s) => (s.deferred ? [s.deferred] : [])))
   // Last, so that no scenario above sees the month pass.
   const renewal = await moveClockForRenewals(store, say)

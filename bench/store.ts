@@ -2,8 +2,10 @@
  * The store the burst benchmark and the chaos run drive: a fresh database on
  * the run's embedded PostgreSQL, migrated and seeded by scripts/demo/seed.ts,
  * the sandbox, and Medusa as `medusa start` processes (scripts/medusa-process.ts):
- * one `shared` process on the in-memory modules (default profile), or
- * redis-server plus one `server` and one `worker` process (production profile).
+ * one `shared` process on the in-memory modules (default profile),
+ * redis-server plus one `server` and one `worker` process (production profile), or
+ * redis-server, two servers behind haproxy and two workers (cluster profile;
+ * store-processes.ts).
  * Everything is driven over HTTP and read back from the database, as a
  * merchant's storefront and a support engineer would.
  */
@@ -16,13 +18,14 @@ import { startSandbox, type SandboxHandle } from "medusa-payment-tw-sandbox"
 import { registerWebhookEndpoint } from "../src/cli/webhook-endpoint"
 import { EmbeddedCardClient } from "../src/lib/embedded"
 import { providerId, providerKey, webhookPath } from "../src/providers/core/provider-keys"
-import { startMedusaProcess, type MedusaProcess, type WorkerMode } from "../scripts/medusa-process"
-import { freePort, type startPostgres } from "../scripts/postgres"
+import type { MedusaProcess } from "../scripts/medusa-process"
+import type { startPostgres } from "../scripts/postgres"
 import { startRedis, type RedisHandle } from "../scripts/redis"
 import { treeCpuSeconds } from "./process-cpu"
+import { storeProcesses, type Member } from "./store-processes"
 import { enableStatementStats, type StatementCounts, statementCounts } from "./sql-statements"
 
-export const PROFILES = ["default", "production"] as const
+export const PROFILES = ["default", "production", "cluster"] as const
 export type Profile = (typeof PROFILES)[number]
 
 export type Postgres = Awaited<ReturnType<typeof startPostgres>>
@@ -79,13 +82,13 @@ export interface BenchStoreOptions {
 
 export interface BenchStore {
   profile: Profile
-  /** The store API and /hooks/payment/* (the shared or server process). */
+  /** The store API and /hooks/payment/* (the shared or server process, or the cluster's balancer). */
   url: string
   sandbox: SandboxHandle
   catalog: Catalog
   /** Every line the Medusa processes printed, restarts included, prefixed with the role when there are several. */
   logs: string[]
-  processes(): MedusaProcess[]
+  processes(): Array<MedusaProcess & { role: string }>
   sql<T extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<T[]>
   /** Statements run so far in the store's database; undefined unless PostgreSQL keeps statement stats. */
   statements?(): Promise<StatementCounts>
@@ -95,12 +98,18 @@ export interface BenchStore {
   control<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<T>
   /** CPU seconds used so far by the Medusa process trees (see process-cpu.ts). */
   cpuSeconds(): number
-  /** The same per process, by worker mode. */
+  /** The same per process, by role (the worker mode outside the cluster profile). */
   cpuByMode(): Record<string, number>
   /** SIGKILL to every Medusa process (a crash: no shutdown), resolved once they are gone. */
   kill(): Promise<void>
   /** Starts the Medusa processes again on the same ports. */
   restart(): Promise<void>
+  /** SIGKILL to one process by role (`server-1`, `worker-2`; `shared`, `server`, `worker` outside the cluster). */
+  killOne(role: string): Promise<void>
+  /** Starts that process again on its port. */
+  restartOne(role: string): Promise<void>
+  /** Stops redis-server and starts it again on its port (production and cluster profiles). */
+  restartRedis?(): Promise<void>
   stop(): Promise<void>
 }
 
@@ -172,17 +181,14 @@ export async function startBenchStore(options: BenchStoreOptions): Promise<Bench
     const sandbox = await startSandbox({ tickMs: 100 })
     undo.push(() => sandbox.close())
     let redis: RedisHandle | undefined
-    if (profile === "production") {
+    if (profile !== "default") {
       redis = await startRedis({ dir: join(options.dir, `redis-${profile}`) })
       undo.push(() => redis!.stop())
       say(`redis-server on ${redis.port ? `port ${redis.port}` : "REDIS_URL"}`)
     }
-    const modes: WorkerMode[] = profile === "production" ? ["server", "worker"] : ["shared"]
-    const ports = new Map<WorkerMode, number>()
-    for (const mode of modes) {
-      ports.set(mode, await freePort())
-    }
-    const url = `http://localhost:${ports.get(modes[0])}`
+    const logs: string[] = []
+    const medusa = await storeProcesses(profile, { dir: options.dir, logs, say })
+    const url = medusa.url
     const routing = (await options.route?.({ storeUrl: url, sandbox })) ?? { deliveryBase: url, apiBase: sandbox.url }
 
     const control: BenchStore["control"] = async (method, path, body) =>
@@ -252,35 +258,8 @@ export async function startBenchStore(options: BenchStoreOptions): Promise<Bench
       [options.stock, String(options.stock)]
     )
 
-    const logs: string[] = []
-    const processes = new Map<WorkerMode, MedusaProcess>()
-    const start = async () => {
-      say(`starting Medusa (${modes.join(" + ")})`)
-      const boots = await Promise.allSettled(
-        modes.map(async (mode) => {
-          const started = await startMedusaProcess({
-            mode,
-            port: ports.get(mode)!,
-            env,
-            echo: (line) => logs.push(modes.length > 1 ? `[${mode}] ${line}` : line),
-          })
-          processes.set(mode, started)
-          return started
-        })
-      )
-      const failed = boots.find((boot): boot is PromiseRejectedResult => boot.status === "rejected")
-      if (failed) {
-        throw failed.reason
-      }
-      say(`Medusa up: ${modes.map((mode) => `${mode} pid ${processes.get(mode)!.pid} after ${(processes.get(mode)!.bootMs / 1000).toFixed(1)} s`).join(", ")}`)
-    }
-    undo.push(async () => {
-      // Server first (no new requests), then the worker.
-      for (const mode of modes) {
-        await processes.get(mode)?.stop()
-      }
-    })
-    await start()
+    undo.push(() => medusa.stop())
+    await medusa.start(env)
 
     const catalog = await readCatalog(url, sql)
     const api: BenchStore["api"] = async (method, path, body, init) =>
@@ -301,26 +280,18 @@ export async function startBenchStore(options: BenchStoreOptions): Promise<Bench
       sandbox,
       catalog,
       logs,
-      processes: () => [...processes.values()],
+      processes: medusa.list,
       sql,
       statements: postgres.statementStats ? () => statementCounts(pool, harnessStatements) : undefined,
       api,
       control,
-      cpuSeconds: () => treeCpuSeconds([...processes.values()].map((p) => p.pid)),
-      cpuByMode: () => Object.fromEntries([...processes.entries()].map(([mode, p]) => [mode, treeCpuSeconds([p.pid])])),
-      kill: async () => {
-        await Promise.all(
-          [...processes.values()].map(async (p) => {
-            try {
-              process.kill(-p.pid, "SIGKILL")
-            } catch {
-              // already gone
-            }
-            await p.exited
-          })
-        )
-      },
-      restart: start,
+      cpuSeconds: () => treeCpuSeconds(medusa.list().map((p) => p.pid)),
+      cpuByMode: () => Object.fromEntries(medusa.list().map((p: Member) => [p.role, treeCpuSeconds([p.pid])])),
+      kill: medusa.kill,
+      restart: () => medusa.start(env),
+      killOne: medusa.killOne,
+      restartOne: medusa.restartOne,
+      restartRedis: redis?.restart,
       stop,
     }
   } catch (error) {
