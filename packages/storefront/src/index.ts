@@ -40,4 +40,17 @@ export {
   type SubscriptionPeriod,
   type SubscriptionStatus,
 } from "./core/subscriptions.js"
+export {
+  loadTwPay,
+  type TwPayChangeEvent,
+  type TwPayClient,
+  twPayClient,
+  type TwPayElements,
+  type TwPayError,
+  type TwPayFactory,
+  type TwPayIntent,
+  type TwPayPaymentElement,
+  type TwPaySource,
+  type TwPayTheme,
+} from "./core/twpay-loader.js"
 export { type ErrorCode, type KitTextKey, MESSAGES, type MessageLocale, messageFor } from "./messages/index.js"

@@ -1,99 +1,14 @@
 /**
- * The payment service's browser SDK (`twpay.js`), as far as the storefront
- * uses it: typed here because the SDK ships no types, loaded from the address
- * the provider gives in the session data.
+ * The payment service's browser SDK: its loader and types are the storefront
+ * kit's (packages/storefront/src/core/twpay-loader.ts), which loads the
+ * version the provider pins with its integrity hash.
  */
+import { type TwPayClient, twPayClient as kitTwPayClient, type TwPaySource } from "medusa-payment-tw-storefront"
 
-export interface TwPayError {
-  code: string
-  message: string
-}
-
-/** The intent as the SDK reads it with the client secret (no amounts to trust beyond this). */
-export interface TwPayIntent {
-  id: string
-  status: "created" | "requiresPaymentMethod" | "requiresAction" | "processing" | "succeeded" | "failed" | "canceled"
-  amount: number
-  currency: string
-  lastPaymentError?: TwPayError
-}
-
-export interface TwPayTheme {
-  colorPrimary?: string
-  fontFamily?: string
-  borderRadius?: string
-}
-
-export interface TwPayChangeEvent {
-  elementType: "payment"
-  valid: boolean
-  empty: boolean
-  brand: string | null
-}
-
-export interface TwPayPaymentElement {
-  mount(target: string | HTMLElement): TwPayPaymentElement
-  unmount(): TwPayPaymentElement
-  on(event: "change", handler: (event: TwPayChangeEvent) => void): TwPayPaymentElement
-  on(event: "ready", handler: () => void): TwPayPaymentElement
-  on(event: "loaderror", handler: (event: { error: TwPayError }) => void): TwPayPaymentElement
-}
-
-export interface TwPayElements {
-  create(type: "payment", options?: { theme?: TwPayTheme }): TwPayPaymentElement
-}
-
-export interface TwPayClient {
-  elements(options: { clientSecret: string }): TwPayElements
-  /** Resolves `{ error }` on failure; on success (and `processing`) the SDK sends the whole page to `returnUrl` and never resolves. */
-  confirmPayment(params: { elements: TwPayElements; confirmParams: { returnUrl: string } }): Promise<{ error?: TwPayError }>
-  retrievePaymentIntent(clientSecret: string): Promise<{ paymentIntent: TwPayIntent; error?: undefined } | { error: TwPayError; paymentIntent?: undefined }>
-}
-
-type TwPayFactory = (publishableKey: string, options?: { locale?: "en" | "zh-TW" }) => TwPayClient
-
-declare global {
-  interface Window {
-    TwPay?: TwPayFactory
-  }
-}
-
-/** Where the SDK comes from: `sdkUrl` and `sdkIntegrity` of the provider's session data. */
-export interface TwPaySource {
-  sdkUrl: string
-  sdkIntegrity?: string
-}
-
-const loads = new Map<string, Promise<TwPayFactory>>()
-
-/**
- * Adds the SDK's `<script>` once per page. With an integrity hash the browser
- * refuses a script whose bytes differ from the pinned version; SRI on a
- * cross-origin script needs a CORS request, hence `crossorigin="anonymous"`.
- */
-export function loadTwPay(source: TwPaySource): Promise<TwPayFactory> {
-  let load = loads.get(source.sdkUrl)
-  if (!load) {
-    load = new Promise<TwPayFactory>((resolve, reject) => {
-      const script = document.createElement("script")
-      script.src = source.sdkUrl
-      if (source.sdkIntegrity) {
-        script.integrity = source.sdkIntegrity
-        script.crossOrigin = "anonymous"
-      }
-      script.addEventListener("load", () => (window.TwPay ? resolve(window.TwPay) : reject(new Error("The card payment script loaded but did not start."))))
-      script.addEventListener("error", () => reject(new Error("The card payment form could not be loaded. Check your connection and try again.")))
-      document.head.append(script)
-    })
-    // A failed load may be retried later (a network blip), so it is not kept.
-    load.catch(() => loads.delete(source.sdkUrl))
-    loads.set(source.sdkUrl, load)
-  }
-  return load
-}
+export type { TwPayChangeEvent, TwPayClient, TwPayElements, TwPayError, TwPayIntent, TwPayPaymentElement, TwPaySource, TwPayTheme } from "medusa-payment-tw-storefront"
+export { loadTwPay } from "medusa-payment-tw-storefront"
 
 /** The storefront is in English; the SDK's own default is Traditional Chinese. */
-export async function twPayClient(source: TwPaySource & { publishableKey: string }): Promise<TwPayClient> {
-  const TwPay = await loadTwPay(source)
-  return TwPay(source.publishableKey, { locale: "en" })
+export function twPayClient(source: TwPaySource & { publishableKey: string }): Promise<TwPayClient> {
+  return kitTwPayClient({ ...source, locale: "en" })
 }

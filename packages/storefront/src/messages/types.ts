@@ -13,6 +13,73 @@ export interface KitTexts {
   atm_instructions: string
   /** Any code the catalogue does not know. */
   generic_error: string
+  /**
+   * The React components' labels (`medusa-payment-tw-storefront/react`): payment options, pay
+   * buttons, the card form, the e-invoice choice, saved cards, plans, subscriptions, the return page.
+   * `{name}` placeholders as above.
+   */
+  payment_options_legend: string
+  option_hosted_card: string
+  option_hosted_cvs: string
+  option_hosted_atm: string
+  option_hosted_linePay: string
+  option_embedded_card: string
+  option_saved_card: string
+  payment_options_empty: string
+  loading: string
+  busy: string
+  pay_hosted: string
+  pay_now: string
+  card_form_label: string
+  card_form_incomplete: string
+  card_form_load_failed: string
+  invoice_legend: string
+  invoice_kind_member: string
+  invoice_kind_mobile_barcode: string
+  invoice_kind_citizen_certificate: string
+  invoice_kind_company: string
+  invoice_barcode_label: string
+  invoice_certificate_label: string
+  invoice_tax_id_label: string
+  invoice_company_name_label: string
+  invoice_email_label: string
+  invoice_company_name_invalid: string
+  invoice_email_invalid: string
+  saved_cards_title: string
+  saved_cards_empty: string
+  saved_card_add: string
+  saved_card_delete: string
+  saved_card_name: string
+  saved_card_name_pending: string
+  saved_card_status_binding: string
+  saved_card_status_active: string
+  saved_card_status_failed: string
+  saved_card_picker_legend: string
+  saved_card_pay: string
+  plan_picker_legend: string
+  plan_every_month: string
+  plan_every_months: string
+  plan_periods: string
+  plan_until_cancelled: string
+  plans_empty: string
+  subscribe: string
+  subscriptions_title: string
+  subscriptions_empty: string
+  subscription_cancel: string
+  subscription_amount: string
+  subscription_next_charge: string
+  subscription_status_pending: string
+  subscription_status_pending_first_charge: string
+  subscription_status_active: string
+  subscription_status_retrying: string
+  subscription_status_stopped: string
+  subscription_status_completed: string
+  subscription_status_cancelled: string
+  return_checking: string
+  return_order_placed: string
+  return_no_cart: string
+  return_no_payment: string
+  return_to_checkout: string
 }
 
 export type KitTextKey = keyof KitTexts

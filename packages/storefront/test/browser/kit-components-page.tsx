@@ -1,0 +1,120 @@
+/**
+ * The storefront kit's React components on one test page for the browser spec
+ * integration-tests/browser/kit-components.spec.ts (bundled by
+ * integration-tests/browser/kit-page.ts with esbuild, mounted with react-dom/client), against the
+ * demo store through the test's server. The path names the language and the
+ * piece: /kit/{en|zh-TW}/{checkout|card|return|account}.
+ */
+import Medusa from "@medusajs/js-sdk"
+import type { HttpTypes } from "@medusajs/types"
+import { StrictMode, useEffect, useState } from "react"
+import { createRoot } from "react-dom/client"
+import {
+  EmbeddedCardElement,
+  HostedPayButton,
+  InvoiceChoice,
+  PaymentOptions,
+  type PaymentOption,
+  PaymentReturnView,
+  SavedCardsSection,
+  SubscriptionsSection,
+  TwPaymentProvider,
+  useInvoiceChoice,
+} from "../../src/react/index.js"
+
+const CART_ID_KEY = "kit_test_cart_id"
+const config = JSON.parse(document.getElementById("kit-config")!.textContent!) as { publishableKey: string }
+const sdk = new Medusa({ baseUrl: window.location.origin, publishableKey: config.publishableKey })
+const [, , locale = "en", piece = "checkout"] = window.location.pathname.split("/")
+document.documentElement.lang = locale
+
+const ready = () => document.body.setAttribute("data-ready", "")
+
+/** A cart of one Bubble Tea Kit with the demo shopper's address and home delivery: what a checkout has before its payment step. */
+async function checkoutCart(): Promise<HttpTypes.StoreCart> {
+  const { regions } = await sdk.store.region.list({ fields: "id,*countries" })
+  const region = regions.find((r) => r.countries?.some((c) => c.iso_2 === "tw")) ?? regions[0]!
+  const { products } = await sdk.store.product.list({ region_id: region.id, fields: "id,title,*variants" })
+  const product = products.find((p) => p.title === "Bubble Tea Kit") ?? products[0]!
+  const address = { first_name: "Mei", last_name: "Lin", phone: "0912345678", postal_code: "110", city: "Taipei City", address_1: "No. 7, Section 5, Xinyi Road", country_code: "tw" }
+  let { cart } = await sdk.store.cart.create({ region_id: region.id, email: "mei.lin@example.test", shipping_address: address, billing_address: address })
+  ;({ cart } = await sdk.store.cart.createLineItem(cart.id, { variant_id: product.variants![0]!.id, quantity: 1 }))
+  const { shipping_options } = await sdk.store.fulfillment.listCartOptions({ cart_id: cart.id })
+  const delivery = shipping_options.find((o) => /Home delivery/.test(o.name)) ?? shipping_options[0]!
+  ;({ cart } = await sdk.store.cart.addShippingMethod(cart.id, { option_id: delivery.id }, { fields: "*payment_collection,+total" }))
+  localStorage.setItem(CART_ID_KEY, cart.id)
+  return cart
+}
+
+function Checkout() {
+  const [cart, setCart] = useState<HttpTypes.StoreCart>()
+  const [option, setOption] = useState<PaymentOption>()
+  const invoice = useInvoiceChoice()
+  useEffect(() => {
+    checkoutCart().then(setCart, (error: unknown) => console.error(error))
+  }, [])
+  useEffect(() => {
+    if (cart) {
+      ready()
+    }
+  }, [cart])
+  if (!cart) {
+    return null
+  }
+  return (
+    <main>
+      <PaymentOptions cart={cart} value={option} onChange={setOption} className="options" />
+      <InvoiceChoice state={invoice} className="invoice" />
+      <HostedPayButton cart={cart} methods={option?.kind === "hosted" ? [option.method] : ["card"]} invoice={invoice.check} returnPath={`/kit/${locale}/return`} />
+    </main>
+  )
+}
+
+/** The card form of the embedded-card provider, for the same kind of cart. */
+function Card() {
+  const [cart, setCart] = useState<HttpTypes.StoreCart>()
+  useEffect(() => {
+    checkoutCart().then(setCart, (error: unknown) => console.error(error))
+  }, [])
+  useEffect(() => {
+    if (cart) {
+      ready()
+    }
+  }, [cart])
+  return cart ? <EmbeddedCardElement cart={cart} returnPath={`/kit/${locale}/return`} /> : null
+}
+
+function Return() {
+  useEffect(ready, [])
+  // The card SDK's return address names the intent; the hosted page's names none.
+  const intent = new URLSearchParams(window.location.search).get("payment_intent")
+  return (
+    <PaymentReturnView
+      cartId={localStorage.getItem(CART_ID_KEY)}
+      {...(intent ? { paymentIntentId: intent } : {})}
+      checkoutHref={`/kit/${locale}/checkout`}
+      onResult={(result) => result.kind === "order" && localStorage.removeItem(CART_ID_KEY)}
+    />
+  )
+}
+
+function Account() {
+  useEffect(ready, [])
+  return (
+    <main>
+      <SavedCardsSection returnPath={`/kit/${locale}/account`} pollMs={500} />
+      <SubscriptionsSection />
+    </main>
+  )
+}
+
+const PIECES: Record<string, () => JSX.Element | null> = { checkout: Checkout, card: Card, return: Return, account: Account }
+const Piece = PIECES[piece] ?? Checkout
+
+createRoot(document.getElementById("root")!).render(
+  <StrictMode>
+    <TwPaymentProvider sdk={sdk} locale={locale}>
+      <Piece />
+    </TwPaymentProvider>
+  </StrictMode>
+)
