@@ -13,12 +13,13 @@ const suites = {
   modules: ["<rootDir>/src/**/test/**/*.module.spec.ts"],
   http: ["<rootDir>/integration-tests/http/**/*.spec.ts"],
   production: ["<rootDir>/integration-tests/production/**/*.spec.ts"],
+  cluster: ["<rootDir>/integration-tests/cluster/**/*.spec.ts"],
   browser: ["<rootDir>/integration-tests/browser/**/*.spec.ts"],
   // The model-based money test (docs/testing.md): not in `npm test`'s default list; `npm run money-model`.
   model: ["<rootDir>/integration-tests/model/**/*.spec.ts"],
 }
 const type = process.env.TEST_TYPE || "unit"
-const needsDatabase = ["modules", "http", "production", "browser", "model"].includes(type)
+const needsDatabase = ["modules", "http", "production", "cluster", "browser", "model"].includes(type)
 
 module.exports = {
   transform: {
@@ -40,9 +41,9 @@ module.exports = {
   // a tiny idle-memory limit recycles the worker, so each file gets a fresh one.
   ...(needsDatabase ? { workerIdleMemoryLimit: "1MB" } : {}),
   // Two files at a time, each with its own database, app and sandbox; a store test spends much of its
-  // time waiting on deliveries. The browser and production files run browsers or Medusa processes of
+  // time waiting on deliveries. The browser, production and cluster files run browsers or Medusa processes of
   // their own, which two cores do not fit twice.
-  maxWorkers: Number(process.env.JEST_MAX_WORKERS || (type === "browser" || type === "production" || type === "model" ? 1 : 2)),
+  maxWorkers: Number(process.env.JEST_MAX_WORKERS || (["browser", "production", "cluster", "model"].includes(type) ? 1 : 2)),
   ...(needsDatabase
     ? {
         globalSetup: "<rootDir>/integration-tests/setup/pg-global-setup.ts",

@@ -69,6 +69,7 @@ export async function startCluster({ servers, workers, env, dir, port, echo }: C
     if (failed) {
       throw failed.reason
     }
+    await inRotation(balancer.url)
   } catch (error) {
     await stop()
     throw error
@@ -100,4 +101,27 @@ export async function startCluster({ servers, workers, env, dir, port, echo }: C
     },
     stop,
   }
+}
+
+/**
+ * Waits until the balancer routes requests: haproxy marks the servers down while they boot (two failed
+ * checks), and up again one check (a second apart) after they answer /health. So after the first
+ * answer through it, two more intervals, for every server that answers to be back in rotation.
+ */
+async function inRotation(url: string, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const status = await fetch(`${url}/health`, { signal: AbortSignal.timeout(2_000) }).then(
+      (res) => res.status,
+      () => 0
+    )
+    if (status === 200) {
+      break
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`the balancer ${url} routed no request within ${timeoutMs / 1000} s (last answer ${status})`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+  await new Promise((resolve) => setTimeout(resolve, 2_000))
 }

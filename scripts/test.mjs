@@ -16,6 +16,7 @@ const SUITES = {
   modules: { database: true },
   http: { database: true },
   production: { database: true },
+  cluster: { database: true },
   browser: { browser: true, database: true },
   // `optional: true`: only when named (`npm run money-model`), not in the default run.
   model: { database: true, optional: true },

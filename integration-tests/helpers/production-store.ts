@@ -5,6 +5,7 @@ import pg from "pg"
 import { startSandbox, type SandboxHandle } from "medusa-payment-tw-sandbox"
 import { registerWebhookEndpoint, type RegisteredEndpoint } from "../../src/cli/webhook-endpoint"
 import { EmbeddedCardClient } from "../../src/lib/embedded"
+import { startCluster, type Cluster } from "../../scripts/cluster"
 import { startMedusaProcess, type MedusaProcess } from "../../scripts/medusa-process"
 import { freePort } from "../../scripts/postgres"
 import { startRedis, type RedisHandle } from "../../scripts/redis"
@@ -14,12 +15,24 @@ import { seededDatabase } from "./store-database"
 /**
  * The production profile of this repository's store, for tests: a fresh
  * database (migrated, seeded by scripts/demo/seed.ts; see store-database.ts), the sandbox, redis-server
- * (or REDIS_URL), and two `medusa start` processes on them, one in server mode
- * and one in worker mode. Nothing runs inside jest's process but the sandbox:
- * tests drive the store over HTTP and read results from the database.
+ * (or REDIS_URL), and `medusa start` processes on them. By default one in server mode and one in
+ * worker mode (roles `server` and `worker`); with `servers` or `workers` above 1, the cluster
+ * profile (scripts/cluster.ts): N servers behind haproxy, whose address is the store's `url` and the
+ * one the sandbox notifies, and M workers (roles `server-1`, `server-2`, …, `worker-1`, `worker-2`, …).
+ * Nothing runs inside jest's process but the sandbox: tests drive the store over HTTP and read
+ * results from the database.
  */
 
+/** The roles of the default topology (one server, one worker). */
 export type Role = "server" | "worker"
+
+export interface Topology {
+  /** Server processes (default 1); more than one puts them behind haproxy. */
+  servers?: number
+  /** Worker processes (default 1). */
+  workers?: number
+  env?: NodeJS.ProcessEnv
+}
 
 export interface SeededStore {
   regionId: string
@@ -31,28 +44,33 @@ export interface SeededStore {
 }
 
 export interface ProductionStore {
-  /** The server process's address: store API and /hooks/payment/*. */
+  /** The server process's address, or the balancer's in front of several: store API and /hooks/payment/*. */
   url: string
+  /** Every process's role: `server` and `worker`, or `server-1`, …, `worker-1`, … in the cluster topology. */
+  roles: string[]
   databaseUrl: string
   redisUrl: string
   sandbox: SandboxHandle
   webhook: RegisteredEndpoint
   store: SeededStore
   /** Each role's output since the harness started (restarts append to the same list). */
-  logs: Record<Role, string[]>
+  logs: Record<string, string[]>
   /** Milliseconds each role took from spawn to /health at its latest start. */
-  bootMs: Record<Role, number>
+  bootMs: Record<string, number>
   /** Milliseconds each start-up phase took (redis, sandbox, database, both processes booting). */
   timings: Record<string, number>
   /** A query on the store's database. */
   sql<T extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<T[]>
-  /** Store API call with the publishable key; throws on an HTTP error unless `allowError`. */
-  api<T = Record<string, unknown>>(method: string, path: string, body?: unknown, options?: { allowError?: boolean }): Promise<{ status: number; data: T }>
+  /** Store API call with the publishable key (and `headers`, say a customer's); throws on an HTTP error unless `allowError`. */
+  api<T = Record<string, unknown>>(method: string, path: string, body?: unknown, options?: { allowError?: boolean; headers?: Record<string, string> }): Promise<{ status: number; data: T }>
   /** Stops one role's process (SIGTERM, as a deploy would) and starts it again on the same port. */
-  restart(role: Role): Promise<void>
+  restart(role: string): Promise<void>
   /** `restart` in two halves, to act while a role is down. */
-  stopProcess(role: Role): Promise<void>
-  startProcess(role: Role): Promise<void>
+  stopProcess(role: string): Promise<void>
+  /** Starts a role's process again on its port (after `stopProcess` or `kill`). */
+  startProcess(role: string): Promise<void>
+  /** SIGKILL to a role's process group (a crash: no shutdown); resolves once it is gone. */
+  kill(role: string): Promise<void>
   stop(): Promise<void>
 }
 
@@ -90,12 +108,94 @@ async function seededStore(url: string, sql: ProductionStore["sql"]): Promise<Se
   }
 }
 
+/** The store's Medusa processes, by role, in either topology. */
+interface StoreProcesses {
+  roles: string[]
+  logs: Record<string, string[]>
+  bootMs(): Record<string, number>
+  stopProcess(role: string): Promise<void>
+  startProcess(role: string): Promise<void>
+  kill(role: string): Promise<void>
+  /** Servers first (no new requests), then workers. */
+  stop(): Promise<void>
+}
+
+const crash = async (running: MedusaProcess) => {
+  try {
+    process.kill(-running.pid, "SIGKILL")
+  } catch {
+    // already gone
+  }
+  await running.exited
+}
+
+/** Today's production profile: `server` on `port`, `worker` on a port of its own, booted side by side. */
+async function serverAndWorker(port: number, env: NodeJS.ProcessEnv, undo: Array<() => Promise<unknown>>): Promise<StoreProcesses> {
+  const ports: Record<Role, number> = { server: port, worker: await freePort() }
+  const logs: Record<Role, string[]> = { server: [], worker: [] }
+  const processes = {} as Record<Role, MedusaProcess>
+  const roleOf = (role: string): Role => {
+    if (role !== "server" && role !== "worker") {
+      throw new Error(`no process ${role}; this store runs server and worker`)
+    }
+    return role
+  }
+  const start = async (role: string) => {
+    processes[roleOf(role)] = await startMedusaProcess({ mode: roleOf(role), port: ports[roleOf(role)], env, logs: logs[roleOf(role)] })
+  }
+  const stop = async () => {
+    await processes.server?.stop()
+    await processes.worker?.stop()
+  }
+  undo.push(stop)
+  const boots = await Promise.allSettled([start("server"), start("worker")])
+  const failed = boots.find((boot): boot is PromiseRejectedResult => boot.status === "rejected")
+  if (failed) {
+    throw failed.reason
+  }
+  return {
+    roles: ["server", "worker"],
+    logs,
+    bootMs: () => ({ server: processes.server.bootMs, worker: processes.worker.bootMs }),
+    stopProcess: (role) => processes[roleOf(role)].stop(),
+    startProcess: start,
+    kill: (role) => crash(processes[roleOf(role)]),
+    stop,
+  }
+}
+
+/** The cluster profile (scripts/cluster.ts): `servers` behind haproxy on `port`, and `workers`. */
+async function cluster(port: number, servers: number, workers: number, env: NodeJS.ProcessEnv, dir: string, undo: Array<() => Promise<unknown>>): Promise<StoreProcesses> {
+  const started: Cluster = await startCluster({ servers, workers, env, dir, port })
+  undo.push(() => started.stop())
+  const member = (role: string) => {
+    const found = started.members().find((m) => m.role === role)
+    if (!found) {
+      throw new Error(`no process ${role}; this store runs ${started.members().map((m) => m.role).join(", ")}`)
+    }
+    return found
+  }
+  const members = started.members().sort((x, y) => x.role.localeCompare(y.role, "en", { numeric: true }))
+  return {
+    roles: members.map((m) => m.role),
+    // The cluster hands each member the same list across restarts.
+    logs: Object.fromEntries(members.map((m) => [m.role, m.process.logs])),
+    bootMs: () => Object.fromEntries(started.members().map((m) => [m.role, m.process.bootMs])),
+    stopProcess: (role) => member(role).process.stop(),
+    // `restart` stops the process first, which does nothing once it is gone.
+    startProcess: (role) => started.restart(role),
+    kill: (role) => started.kill(role),
+    stop: () => started.stop(),
+  }
+}
+
 /**
  * Starts everything; `stop()` undoes it all (also when a step fails half-way).
  * Measured on two busy cores: 21-48 s until both processes answer (they boot side by
- * side), plus 70-90 s once per schema to migrate and seed the template database.
+ * side), 40-90 s for the four of the cluster topology, plus 70-90 s once per schema to migrate
+ * and seed the template database.
  */
-export async function startProductionStore({ env: extraEnv = {} }: { env?: NodeJS.ProcessEnv } = {}): Promise<ProductionStore> {
+export async function startProductionStore({ servers = 1, workers = 1, env: extraEnv = {} }: Topology = {}): Promise<ProductionStore> {
   const undo: Array<() => Promise<unknown>> = []
   const stop = async () => {
     for (const step of undo.splice(0).reverse()) {
@@ -108,6 +208,7 @@ export async function startProductionStore({ env: extraEnv = {} }: { env?: NodeJ
     timings[name] = Date.now() - phaseStart
     phaseStart = Date.now()
   }
+  const clustered = servers > 1 || workers > 1
   try {
     const dir = await mkdtemp(join(tmpdir(), "mptw-production-"))
     undo.push(() => rm(dir, { recursive: true, force: true }))
@@ -117,8 +218,9 @@ export async function startProductionStore({ env: extraEnv = {} }: { env?: NodeJ
 
     const sandbox = await startSandbox({ tickMs: 100, notificationTimeoutMs: 3_000, webhookTimeoutMs: 3_000 })
     undo.push(() => sandbox.close())
-    const ports: Record<Role, number> = { server: await freePort(), worker: await freePort() }
-    const url = `http://localhost:${ports.server}`
+    // The server's port, or the balancer's: where the sandbox notifies and the embedded webhook goes.
+    const port = await freePort()
+    const url = `http://localhost:${port}`
     await control(sandbox, "PATCH", `/merchants/${sandbox.defaultMerchant.merchantId}`, { notifyUrl: `${url}${HOOK_PATH}` })
     const client = new EmbeddedCardClient({ secretKey: sandbox.embedded.secretKey, baseUrl: sandbox.embedded.baseUrl })
     const webhook = await registerWebhookEndpoint(client, `${url}${EMBEDDED_HOOK_PATH}`)
@@ -141,22 +243,8 @@ export async function startProductionStore({ env: extraEnv = {} }: { env?: NodeJ
     env.DATABASE_URL = database.url
     phase(database.built ? "database (template migrated and seeded)" : "database (copied from the template)")
 
-    const logs: Record<Role, string[]> = { server: [], worker: [] }
-    const processes = {} as Record<Role, MedusaProcess>
-    const start = async (role: Role) => {
-      processes[role] = await startMedusaProcess({ mode: role, port: ports[role], env, logs: logs[role] })
-    }
-    undo.push(async () => {
-      // Server first (no new requests), then the worker.
-      await processes.server?.stop()
-      await processes.worker?.stop()
-    })
-    const boots = await Promise.allSettled([start("server"), start("worker")])
-    const failed = boots.find((boot): boot is PromiseRejectedResult => boot.status === "rejected")
-    if (failed) {
-      throw failed.reason
-    }
-    phase("server and worker boot")
+    const processes = clustered ? await cluster(port, servers, workers, env, dir, undo) : await serverAndWorker(port, env, undo)
+    phase(clustered ? `${servers} server(s), ${workers} worker(s) and haproxy boot` : "server and worker boot")
 
     const pool = new pg.Pool({ connectionString: database.url, max: 2 })
     undo.push(() => pool.end())
@@ -166,7 +254,7 @@ export async function startProductionStore({ env: extraEnv = {} }: { env?: NodeJ
       json(
         await fetch(`${url}${path}`, {
           method,
-          headers: { ...store.headers, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+          headers: { ...store.headers, ...(body === undefined ? {} : { "content-type": "application/json" }), ...options?.headers },
           body: body === undefined ? undefined : JSON.stringify(body),
         }),
         `${method} ${path}`,
@@ -175,24 +263,26 @@ export async function startProductionStore({ env: extraEnv = {} }: { env?: NodeJ
 
     return {
       url,
+      roles: processes.roles,
       databaseUrl: database.url,
       redisUrl: redis.url,
       sandbox,
       webhook,
       store,
-      logs,
+      logs: processes.logs,
       timings,
       get bootMs() {
-        return { server: processes.server.bootMs, worker: processes.worker.bootMs }
+        return processes.bootMs()
       },
       sql,
       api,
       restart: async (role) => {
-        await processes[role].stop()
-        await start(role)
+        await processes.stopProcess(role)
+        await processes.startProcess(role)
       },
-      stopProcess: (role) => processes[role].stop(),
-      startProcess: start,
+      stopProcess: processes.stopProcess,
+      startProcess: processes.startProcess,
+      kill: processes.kill,
       stop,
     }
   } catch (error) {

@@ -6,8 +6,12 @@ import { randomUUID } from "node:crypto"
 const CLAIM_SECONDS = 48 * 3600
 /** How long a copy waits for another copy about the same payment to finish (a completion can retry for ~30 s). */
 const LEASE_WAIT_SECONDS = 120
-/** A lease taken without the module's renewal: longer than a run of the pipeline, short enough to outlive a crash harmlessly. */
-const LEASE_SECONDS = 180
+/**
+ * A lease's life between renewals: the locking module renews it every third of that while its holder works
+ * (Redis), however long a completion takes, so a holder that died (a SIGKILLed server) frees it this soon,
+ * and the queued copy waiting on it goes ahead.
+ */
+const LEASE_SECONDS = 15
 
 const lockingOf = (container: MedusaContainer): ILockingModule => container.resolve(Modules.LOCKING)
 const claimKey = (provider: string, key: string) => `medusa-payment-tw:delivery:${provider}:${key}`
@@ -101,19 +105,25 @@ export async function handleDeliveryOnce(container: MedusaContainer, delivery: D
   const locking = lockingOf(container)
   const lease = leaseKey(delivery.provider, delivery.scope)
   if (!delivery.queuedElsewhere) {
-    // The locking module renews the lease (Redis) while the handler runs, however long a completion takes.
-    return locking.execute(lease, () => handleLeased(locking, delivery), { timeout: LEASE_WAIT_SECONDS })
+    return locking.execute(lease, () => handleLeased(locking, delivery), { timeout: LEASE_WAIT_SECONDS, expire: LEASE_SECONDS })
   }
-  const ownerId = randomUUID()
+  // A server's own share: only when the lease is free within the module's shortest wait; otherwise the
+  // queued copy handles it.
+  let leased = false
   try {
-    await locking.acquire(lease, { ownerId, expire: LEASE_SECONDS })
-  } catch {
-    return "busy"
-  }
-  try {
-    return await handleLeased(locking, delivery)
-  } finally {
-    await locking.release(lease, { ownerId })
+    return await locking.execute(
+      lease,
+      () => {
+        leased = true
+        return handleLeased(locking, delivery)
+      },
+      { timeout: 1, expire: LEASE_SECONDS }
+    )
+  } catch (error) {
+    if (!leased) {
+      return "busy"
+    }
+    throw error
   }
 }
 
