@@ -22,15 +22,6 @@ export interface StoreProcesses {
   stop(): Promise<void>
 }
 
-const crash = async (running: MedusaProcess) => {
-  try {
-    process.kill(-running.pid, "SIGKILL")
-  } catch {
-    // already gone
-  }
-  await running.exited
-}
-
 /** Picks the ports (the store's address is known before anything boots: the sandbox is pointed at it first). */
 export async function storeProcesses(profile: "default" | "production" | "cluster", { dir, logs, say }: { dir: string; logs: string[]; say: (line: string) => void }): Promise<StoreProcesses> {
   if (profile === "cluster") {
@@ -50,7 +41,7 @@ export async function storeProcesses(profile: "default" | "production" | "cluste
         say(`Medusa up: ${members().map((m) => `${m.role} pid ${m.pid} after ${(m.bootMs / 1000).toFixed(1)} s`).join(", ")}`)
       },
       kill: async () => {
-        await Promise.all(members().map(crash))
+        await Promise.all(members().map((p) => p.crash()))
       },
       killOne: (role) => cluster!.kill(role),
       restartOne: (role) => cluster!.restart(role),
@@ -92,12 +83,12 @@ export async function storeProcesses(profile: "default" | "production" | "cluste
       say(`Medusa up: ${modes.map((mode) => `${mode} pid ${running.get(mode)!.pid} after ${(running.get(mode)!.bootMs / 1000).toFixed(1)} s`).join(", ")}`)
     },
     kill: async () => {
-      await Promise.all([...running.values()].map(crash))
+      await Promise.all([...running.values()].map((p) => p.crash()))
     },
     killOne: async (role) => {
       const found = running.get(byRole(role))
       if (found) {
-        await crash(found)
+        await found.crash()
       }
     },
     restartOne: async (role) => {

@@ -85,15 +85,7 @@ export async function startCluster({ servers, workers, env, dir, port, echo }: C
     url: balancer.url,
     balancer,
     members: () => [...members],
-    kill: async (role) => {
-      const { process: running } = member(role)
-      try {
-        process.kill(-running.pid, "SIGKILL")
-      } catch {
-        // already gone
-      }
-      await running.exited
-    },
+    kill: (role) => member(role).process.crash(),
     restart: async (role) => {
       const found = member(role)
       await found.process.stop()

@@ -19,6 +19,8 @@ export interface MedusaProcess {
   exited: Promise<number | null>
   /** SIGTERM (Medusa shuts down gracefully), SIGKILL after `graceMs`; resolves once it is gone. */
   stop(graceMs?: number): Promise<void>
+  /** SIGKILL to its process group (a crash: no shutdown); resolves once it is gone. */
+  crash(): Promise<void>
 }
 
 export class MedusaProcessError extends Error {
@@ -129,5 +131,13 @@ export async function startMedusaProcess({
     }
     await new Promise((resolve) => setTimeout(resolve, 250))
   }
-  return { mode, port, url, pid: child.pid!, logs, bootMs: Date.now() - started, exited, stop }
+  const crash = async () => {
+    try {
+      process.kill(-child.pid!, "SIGKILL")
+    } catch {
+      // already gone
+    }
+    await exited
+  }
+  return { mode, port, url, pid: child.pid!, logs, bootMs: Date.now() - started, exited, stop, crash }
 }

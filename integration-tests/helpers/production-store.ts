@@ -120,15 +120,6 @@ interface StoreProcesses {
   stop(): Promise<void>
 }
 
-const crash = async (running: MedusaProcess) => {
-  try {
-    process.kill(-running.pid, "SIGKILL")
-  } catch {
-    // already gone
-  }
-  await running.exited
-}
-
 /** Today's production profile: `server` on `port`, `worker` on a port of its own, booted side by side. */
 async function serverAndWorker(port: number, env: NodeJS.ProcessEnv, undo: Array<() => Promise<unknown>>): Promise<StoreProcesses> {
   const ports: Record<Role, number> = { server: port, worker: await freePort() }
@@ -159,7 +150,7 @@ async function serverAndWorker(port: number, env: NodeJS.ProcessEnv, undo: Array
     bootMs: () => ({ server: processes.server.bootMs, worker: processes.worker.bootMs }),
     stopProcess: (role) => processes[roleOf(role)].stop(),
     startProcess: start,
-    kill: (role) => crash(processes[roleOf(role)]),
+    kill: (role) => processes[roleOf(role)].crash(),
     stop,
   }
 }
