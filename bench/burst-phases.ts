@@ -3,6 +3,7 @@
 import pLimit from "p-limit"
 import { setTimeout as sleep } from "node:timers/promises"
 import { commonMessages, summarizeLogs, type LogSummary } from "./medusa-logs"
+import { type LockWaits, watchLockWaits } from "./lock-waits"
 import { percentile } from "./percentiles"
 import { machineBusySeconds, namedCpuSeconds, ownCpuSeconds } from "./process-cpu"
 import { acceptedAttempts, apiCalls, notifications, transactions } from "./sandbox-records"
@@ -27,8 +28,10 @@ export interface PhaseResult {
   cpuByMode: Record<string, number>
   /** Busy CPU seconds of the whole machine in the phase (PostgreSQL, Redis, sandbox and harness too). */
   machineCpuSeconds: number
-  /** The phase's CPU seconds of PostgreSQL, Redis and this harness (the sandbox runs in it). */
-  otherCpu: { postgres: number; redis: number; harness: number }
+  /** The phase's CPU seconds of PostgreSQL, Redis, haproxy and this harness (the sandbox runs in it). */
+  otherCpu: { postgres: number; redis: number; balancer: number; harness: number }
+  /** Time PostgreSQL backends waited on row, relation or transaction locks in the phase. */
+  lockWaits: LockWaits
   /** Cores of the machine busy on average over the phase. */
   machineBusyCores: number
   wallSeconds: number
@@ -65,6 +68,7 @@ function cpuCounters(store: BenchStore) {
     machine: machineBusySeconds(),
     postgres: namedCpuSeconds("postgres"),
     redis: namedCpuSeconds("redis-server"),
+    balancer: namedCpuSeconds("haproxy"),
     harness: ownCpuSeconds(),
   }
 }
@@ -76,7 +80,12 @@ function cpuSince(store: BenchStore, before: ReturnType<typeof cpuCounters>) {
     cpuSeconds: Object.values(cpuByMode).reduce((a, b) => a + b, 0),
     cpuByMode,
     machineCpuSeconds: now.machine - before.machine,
-    otherCpu: { postgres: now.postgres - before.postgres, redis: now.redis - before.redis, harness: now.harness - before.harness },
+    otherCpu: {
+      postgres: now.postgres - before.postgres,
+      redis: now.redis - before.redis,
+      balancer: now.balancer - before.balancer,
+      harness: now.harness - before.harness,
+    },
   }
 }
 
@@ -147,6 +156,7 @@ export async function burstPhase(store: BenchStore, { k, deadlineSeconds, idleSe
   const logsFrom = store.logs.length
   const statementsBefore = await store.statements?.()
   const cpuBefore = cpuCounters(store)
+  const lockWatch = watchLockWaits(store.sql)
 
   say(`burst: paying all ${k} pages at once`)
   const started = Date.now()
@@ -177,6 +187,7 @@ export async function burstPhase(store: BenchStore, { k, deadlineSeconds, idleSe
     await sleep(500)
   }
   const cpu = cpuSince(store, cpuBefore)
+  const lockWaits = await lockWatch.stop()
   const finished = Date.now()
   say(`burst: ${orders.length}/${k} orders after ${((finished - started) / 1000).toFixed(1)} s (${ended})`)
   // Let what the last orders set off (order.placed, the last notifications' answers) land before counting logs and reads.
@@ -210,6 +221,7 @@ export async function burstPhase(store: BenchStore, { k, deadlineSeconds, idleSe
     ended,
     idleCpuPerSecond,
     statements,
+    lockWaits,
   }
 }
 
@@ -224,6 +236,7 @@ export async function baselinePhase(store: BenchStore, { k, concurrency, say }: 
   const logsFrom = store.logs.length
   const statementsBefore = await store.statements?.()
   const cpuBefore = cpuCounters(store)
+  const lockWatch = watchLockWaits(store.sql)
   say(`baseline: completing ${k} carts, ${concurrency} at a time`)
   const started = Date.now()
   const refusals: string[] = []
@@ -237,6 +250,7 @@ export async function baselinePhase(store: BenchStore, { k, concurrency, say }: 
   })
   const wallSeconds = (Date.now() - started) / 1000
   const cpu = cpuSince(store, cpuBefore)
+  const lockWaits = await lockWatch.stop()
   await sleep(2_000)
   const statements = statementsBefore && statementsSince(statementsBefore, (await store.statements?.())!)
   const orders = await ordersOf(store, carts)
@@ -255,5 +269,6 @@ export async function baselinePhase(store: BenchStore, { k, concurrency, say }: 
     logs: summarizeLogs(store.logs.slice(logsFrom)),
     latency: { p50: percentile(durations, 50), p95: percentile(durations, 95) },
     statements,
+    lockWaits,
   }
 }

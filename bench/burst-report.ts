@@ -1,17 +1,19 @@
 // The table and the PASS/MISS lines `npm run bench:burst` prints for one profile.
 import { availableParallelism } from "node:os"
 import type { BurstResult, PhaseResult } from "./burst-phases"
+import type { RoundMemory } from "./process-memory"
 import { commonMessages } from "./medusa-logs"
 import { percentile } from "./percentiles"
 import { fmt, textTable } from "./text-table"
 
-/** Issue 9's targets on this 2-core machine. */
-export const TARGETS = { cpuRatio: 1.2, readsPerNotification: 1.0, productionThroughputRatio: 1.5 }
+/** Issue 24's targets: the plugin's CPU per order against the system provider's, reads per notification, memory growth over rounds. */
+export const TARGETS = { cpuRatio: 1.1, readsPerNotification: 1.0, afterRoundRssGrowth: 0.1 }
 
-/** One burst and the baseline that follows it on the same store. */
+/** One burst and the baseline that follows it on the same store, and the Medusa processes' memory over both. */
 export interface Round {
   burst: BurstResult
   baseline: PhaseResult
+  memory: RoundMemory
 }
 
 export interface ProfileResult {
@@ -24,7 +26,19 @@ export interface ProfileResult {
 const ratio = (a: number, b: number) => (b > 0 ? a / b : Number.NaN)
 const machineCpuPerOrder = (phase: PhaseResult) => ratio(phase.machineCpuSeconds, phase.ordersCreated)
 const CORES = availableParallelism()
-const OTHER_PARTS: Record<keyof PhaseResult["otherCpu"], string> = { postgres: "PostgreSQL", redis: "Redis", harness: "this harness and the sandbox" }
+const OTHER_PARTS: Record<keyof PhaseResult["otherCpu"], string> = { postgres: "PostgreSQL", redis: "Redis", balancer: "haproxy", harness: "this harness and the sandbox" }
+/** `server-2` → `server`: a process's kind. */
+const kindOf = (role: string) => role.replace(/-\d+$/, "")
+
+/** Medusa CPU seconds per kind of process (shared, server, worker), with how many of that kind ran. */
+function cpuByKind(phase: PhaseResult): Map<string, { seconds: number; count: number }> {
+  const kinds = new Map<string, { seconds: number; count: number }>()
+  for (const [role, seconds] of Object.entries(phase.cpuByMode)) {
+    const kind = kinds.get(kindOf(role)) ?? { seconds: 0, count: 0 }
+    kinds.set(kindOf(role), { seconds: kind.seconds + seconds, count: kind.count + 1 })
+  }
+  return kinds
+}
 const mark = (ok: boolean) => (ok ? "PASS" : "MISS")
 
 export function readsPerNotification(burst: BurstResult) {
@@ -48,8 +62,30 @@ export function profileReport({ profile, rounds }: ProfileResult, settings: stri
   const value = middle(ratios)
   return [
     ...tables,
-    `${mark(value <= TARGETS.cpuRatio)} ${profile}: middle of ${rounds.length} rounds' Medusa CPU per order ratios ${fmt(value)}x (${ratios.map((r) => `${fmt(r)}x`).join(", ")}; target ≤ ${TARGETS.cpuRatio}x)`,
+    [
+      `${mark(value <= TARGETS.cpuRatio)} ${profile}: middle of ${rounds.length} rounds' Medusa CPU per order ratios ${fmt(value)}x (${ratios.map((r) => `${fmt(r)}x`).join(", ")}; target ≤ ${TARGETS.cpuRatio}x)`,
+      ...memoryGrowth(rounds),
+    ].join("\n"),
   ].join("\n\n")
+}
+
+/** The middle round's plugin CPU ratio of a profile, for the summary over profiles. */
+export const middleCpuRatio = ({ rounds }: ProfileResult) => middle(rounds.map(cpuRatio))
+
+/** After-round RSS of the last round against the first's, per process: held state grows round by round, garbage does not. */
+function memoryGrowth(rounds: Round[]): string[] {
+  const first = rounds[0].memory.after
+  const last = rounds[rounds.length - 1].memory.after
+  return Object.keys(first).map((role) => {
+    const growth = ratio(last[role] - first[role], first[role])
+    const each = rounds.map((round) => fmt(round.memory.after[role], 0)).join(" → ")
+    return `${mark(growth <= TARGETS.afterRoundRssGrowth)} ${role}: RSS after each round ${each} MB (${growth >= 0 ? "+" : ""}${fmt(growth * 100, 1)}% from round 1; target ≤ +${TARGETS.afterRoundRssGrowth * 100}%)`
+  })
+}
+
+function memoryTable({ before, peak, after }: RoundMemory): string {
+  const rows = Object.keys(before).map((role) => [role, fmt(before[role], 0), fmt(peak[role], 0), fmt(after[role], 0)])
+  return textTable(["RSS (MB)", "before the burst", "peak", "after the idle wait"], rows)
 }
 
 function roundReport(profile: string, round: Round, label: string, settings: string): string {
@@ -68,9 +104,12 @@ function roundReport(profile: string, round: Round, label: string, settings: str
     ["p95 payment→order | complete call (s)", fmt(burst.latency.p95), fmt(baseline.latency.p95), ""],
     ["Medusa CPU s per order", fmt(burstCpu, 3), fmt(baseCpu, 3), `${fmt(ratio(burstCpu, baseCpu))}x`],
     ["Medusa CPU s in the phase", fmt(burst.cpuSeconds, 1), fmt(baseline.cpuSeconds, 1), ""],
-    ...(Object.keys(burst.cpuByMode).length > 1
-      ? Object.keys(burst.cpuByMode).map((mode) => [`  of which the ${mode} process`, fmt(burst.cpuByMode[mode], 1), fmt(baseline.cpuByMode[mode], 1), ""])
-      : []),
+    ...[...cpuByKind(burst)].map(([kind, { seconds, count }]) => [
+      `  per order, ${count} ${kind} process${count > 1 ? "es" : ""}`,
+      fmt(ratio(seconds, burst.ordersCreated), 3),
+      fmt(ratio(cpuByKind(baseline).get(kind)?.seconds ?? Number.NaN, baseline.ordersCreated), 3),
+      "",
+    ]),
     ["  of which idle (CPU s/s when idle × phase s)", fmt(burst.idleCpuPerSecond * burst.wallSeconds, 1), fmt(burst.idleCpuPerSecond * baseline.wallSeconds, 1), ""],
     ...(burst.statements && baseline.statements
       ? [
@@ -79,6 +118,7 @@ function roundReport(profile: string, round: Round, label: string, settings: str
           ["PostgreSQL CPU ms per statement", fmt(postgresMsPerStatement(burst), 3), fmt(postgresMsPerStatement(baseline), 3), ""],
         ]
       : []),
+    ["PostgreSQL lock waits, backend ms per order", fmt(ratio(burst.lockWaits.seconds * 1000, burst.ordersCreated), 1), fmt(ratio(baseline.lockWaits.seconds * 1000, baseline.ordersCreated), 1), ""],
     ["machine CPU s per order (every process)", fmt(machineCpuPerOrder(burst), 3), fmt(machineCpuPerOrder(baseline), 3), ""],
     ...(Object.keys(OTHER_PARTS) as (keyof typeof OTHER_PARTS)[]).map((part) => [
       `  of which ${OTHER_PARTS[part]}`,
@@ -99,6 +139,7 @@ function roundReport(profile: string, round: Round, label: string, settings: str
     `${mark(Math.abs(readsPerNotification(burst) - TARGETS.readsPerNotification) < 0.005)} ${TARGETS.readsPerNotification.toFixed(1)} reads per notification (${fmt(readsPerNotification(burst))})`,
     `${mark(cpuRatio(round) <= TARGETS.cpuRatio)} Medusa CPU per order ≤ ${TARGETS.cpuRatio}x the system provider's (${fmt(cpuRatio(round))}x)`,
   ]
+  const waits = burst.lockWaits.top.map((wait) => `  burst lock wait ${fmt(wait.seconds, 1)} s: ${wait.query}`)
   const excerpts = [
     ...commonMessages(burst.logs.errorLines).map((m) => `  burst error x${m.count}: ${m.example.slice(0, 300)}`),
     ...commonMessages(burst.logs.failedCompletions.map((f) => f.reason)).map((m) => `  failed completion x${m.count}: ${m.example.slice(0, 300)}`),
@@ -111,6 +152,9 @@ function roundReport(profile: string, round: Round, label: string, settings: str
     textTable(["", "hosted burst", "system baseline", "ratio"], rows),
     "",
     ...targets,
+    "",
+    memoryTable(round.memory),
+    ...(waits.length ? ["", "statements that waited longest on a lock:", ...waits] : []),
     ...(excerpts.length ? ["", "log excerpts (most frequent):", ...excerpts] : []),
   ].join("\n")
 }
@@ -130,7 +174,8 @@ export function throughputComparison(production: ProfileResult, standard: Profil
     return `  ${several ? `round ${index + 1}: ` : ""}default burst: ${machine(against)}; production burst: ${machine(round)}; with all ${CORES} cores busy ${fmt(ceiling(round, against.burst.ordersPerSecond))}x`
   })
   return [
-    `${mark(value >= TARGETS.productionThroughputRatio)} production/default burst throughput ${fmt(value)}x (${fmt(rate(production))} vs ${fmt(rate(standard))} orders/s${several ? `, the middle of rounds ${each(production)} and ${each(standard)}` : ""}; target ≥ ${TARGETS.productionThroughputRatio}x)`,
+    // No target: on a saturated machine this ratio measures the machine (issue 24).
+    `production/default burst throughput ${fmt(value)}x (${fmt(rate(production))} vs ${fmt(rate(standard))} orders/s${several ? `, the middle of rounds ${each(production)} and ${each(standard)}` : ""})`,
     ...factors,
   ].join("\n")
 }

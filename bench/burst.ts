@@ -1,5 +1,5 @@
 /**
- * `npm run bench:burst -- [--k 200] [--profile default|production|both] [--scenario burst|renewals]`
+ * `npm run bench:burst -- [--k 200] [--profile default|production|cluster|both|all] [--scenario burst|renewals]`
  *
  * A flash sale: K carts of the same stocked variant, each with a hosted-checkout
  * page, all K pages paid within a fraction of a second and no shopper coming
@@ -20,10 +20,16 @@
  * compiling core's cart completion and the baseline would not.
  *
  * `--rounds R` repeats burst and baseline R times on the same store and
- * judges the CPU and throughput targets on the middle round: on this 2-core
- * machine one phase can cost a third more or less than the same phase again.
+ * judges the CPU target on the middle round: on this 2-core machine one phase
+ * can cost a third more or less than the same phase again. Each round ends
+ * with an idle wait (--memory-idle S, 30), then reads every Medusa process's
+ * RSS: garbage not yet collected stays level from round to round, held state grows.
  *
- * Options: --k N (200), --profile (default), --warmup N (40; 0 for none), --rounds R (1), --concurrency N (the baseline's
+ * Per round it prints CPU seconds per order of every kind of process (Medusa
+ * by kind, PostgreSQL, Redis, haproxy, the harness), SQL statements and
+ * PostgreSQL lock waits per order, and RSS before, at peak and after.
+ *
+ * Options: --k N (200), --profile (default; both: default and production; all: the three), --warmup N (40; 0 for none), --rounds R (1), --concurrency N (the baseline's
  * completions at once; default TW_PAYMENT_COMPLETION_CONCURRENCY or 2),
  * --reconciliation on|off (off: the job's reads would count as notification
  * reads), --deadline S, --idle S (stop waiting for orders), --out FILE (JSON).
@@ -31,10 +37,12 @@
 import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { setTimeout as sleep } from "node:timers/promises"
 import { parseArgs } from "node:util"
 import { startPostgres } from "../scripts/postgres"
 import { baselinePhase, burstPhase } from "./burst-phases"
-import { profileReport, type ProfileResult, type Round, throughputComparison } from "./burst-report"
+import { middleCpuRatio, profileReport, type ProfileResult, type Round, TARGETS, throughputComparison } from "./burst-report"
+import { watchMemory } from "./process-memory"
 import { renewalPhase } from "./renewal-phase"
 import { renewalReport, type RenewalProfileResult, renewalTargetsMet } from "./renewal-report"
 import { type Postgres, type Profile, PROFILES, requestJson, startBenchStore } from "./store"
@@ -50,6 +58,7 @@ const { values } = parseArgs({
     reconciliation: { type: "string", default: "off" },
     deadline: { type: "string" },
     idle: { type: "string", default: "90" },
+    "memory-idle": { type: "string", default: "30" },
     out: { type: "string" },
   },
 })
@@ -69,8 +78,9 @@ const ROUNDS = positive("rounds", values.rounds)
 const CONCURRENCY = positive("concurrency", values.concurrency ?? process.env.TW_PAYMENT_COMPLETION_CONCURRENCY ?? "2")
 const DEADLINE = positive("deadline", values.deadline ?? String(120 + Math.ceil(K * 1.5)))
 const IDLE = positive("idle", values.idle)
-if (!["both", ...PROFILES].includes(values.profile!)) {
-  console.error(`[bench] --profile must be one of ${[...PROFILES, "both"].join(", ")} (both: default and production), not "${values.profile}"`)
+const MEMORY_IDLE = positive("memory-idle", values["memory-idle"])
+if (!["both", "all", ...PROFILES].includes(values.profile!)) {
+  console.error(`[bench] --profile must be one of ${[...PROFILES, "both", "all"].join(", ")} (both: default and production), not "${values.profile}"`)
   process.exit(2)
 }
 if (!["on", "off"].includes(values.reconciliation!)) {
@@ -84,7 +94,7 @@ if (!["burst", "renewals"].includes(values.scenario!)) {
 const RENEWALS = values.scenario === "renewals"
 /** Plans are made in the admin (renewals only). */
 const ADMIN = { email: "bench-admin@example.test", password: "bench-admin-password-1" }
-const profiles: Profile[] = values.profile === "both" ? ["default", "production"] : [values.profile as Profile]
+const profiles: Profile[] = values.profile === "all" ? [...PROFILES] : values.profile === "both" ? ["default", "production"] : [values.profile as Profile]
 const started = Date.now()
 const say = (line: string) => console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`)
 const settings = `(${process.env.TW_PAYMENT_COMPLETION_CONCURRENCY ?? 2} completions at once per process${RENEWALS ? "" : `, baseline ${CONCURRENCY} at once, warm-up ${WARMUP} of each${ROUNDS > 1 ? `, ${ROUNDS} rounds` : ""}`}; reconciliation job ${values.reconciliation})`
@@ -125,9 +135,12 @@ async function runProfile(profile: Profile, postgres: Postgres, dir: string): Pr
     const rounds: Round[] = []
     for (let round = 1; round <= ROUNDS; round++) {
       const sayRound = ROUNDS > 1 ? (line: string) => say(`round ${round}: ${line}`) : say
+      const memory = watchMemory(store.processes)
       const burst = await burstPhase(store, { k: K, deadlineSeconds: DEADLINE, idleSeconds: IDLE, say: sayRound })
       const baseline = await baselinePhase(store, { k: K, concurrency: CONCURRENCY, say: sayRound })
-      rounds.push({ burst, baseline })
+      sayRound(`idle for ${MEMORY_IDLE} s before reading memory`)
+      await sleep(MEMORY_IDLE * 1000)
+      rounds.push({ burst, baseline, memory: memory.finish() })
     }
     return { profile, rounds, bootSeconds }
   } finally {
@@ -156,8 +169,14 @@ async function main() {
     console.log("")
   }
   const bursts = results.filter((result): result is ProfileResult => "rounds" in result)
-  if (bursts.length === 2) {
-    console.log(throughputComparison(bursts[1], bursts[0]))
+  const byProfile = new Map(bursts.map((result) => [result.profile, result]))
+  if (byProfile.has("default") && byProfile.has("production")) {
+    console.log(throughputComparison(byProfile.get("production")!, byProfile.get("default")!))
+  }
+  if (bursts.length > 1) {
+    const ratios = bursts.map((result) => `${result.profile} ${middleCpuRatio(result).toFixed(2)}x`).join(", ")
+    const met = bursts.every((result) => middleCpuRatio(result) <= TARGETS.cpuRatio)
+    console.log(`${met ? "PASS" : "MISS"} plugin CPU per order against the system provider's, middle round per profile: ${ratios} (target ≤ ${TARGETS.cpuRatio}x on every profile)`)
   }
   console.log(`wall time ${((Date.now() - started) / 1000).toFixed(0)} s`)
   if (values.out) {

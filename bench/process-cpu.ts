@@ -20,6 +20,8 @@ interface Stat {
   own: number
   /** cutime + cstime: children it has waited for, in ticks. */
   reaped: number
+  /** Resident set size, in pages. */
+  rssPages: number
 }
 
 /** Fields after the command name, which may hold spaces and parentheses: split after the last ")". */
@@ -34,7 +36,7 @@ function readStat(pid: number): Stat | undefined {
   const fields = text.slice(close + 2).split(" ")
   // fields[0] is field 3 (state): ppid is field 4, utime..cstime are fields 14..17.
   const at = (field: number) => Number(fields[field - 3])
-  return { pid, name: text.slice(text.indexOf("(") + 1, close), ppid: at(4), own: at(14) + at(15), reaped: at(16) + at(17) }
+  return { pid, name: text.slice(text.indexOf("(") + 1, close), ppid: at(4), own: at(14) + at(15), reaped: at(16) + at(17), rssPages: at(24) }
 }
 
 function allStats(): Stat[] {
@@ -49,14 +51,19 @@ function allStats(): Stat[] {
  * counted, so take differences over a phase in which the roots live.
  */
 export function treeCpuSeconds(roots: number[]): number {
+  return treeStats(roots).reduce((ticks, stat) => ticks + stat.own + stat.reaped, 0) / TICKS_PER_SECOND
+}
+
+/** Each root and every live descendant, read at one moment. */
+export function treeStats(roots: number[]): Stat[] {
   const stats = allStats()
   const children = new Map<number, Stat[]>()
   for (const stat of stats) {
     children.set(stat.ppid, [...(children.get(stat.ppid) ?? []), stat])
   }
-  let ticks = 0
+  const tree: Stat[] = []
   const visit = (stat: Stat) => {
-    ticks += stat.own + stat.reaped
+    tree.push(stat)
     for (const child of children.get(stat.pid) ?? []) {
       visit(child)
     }
@@ -67,7 +74,7 @@ export function treeCpuSeconds(roots: number[]): number {
       visit(stat)
     }
   }
-  return ticks / TICKS_PER_SECOND
+  return tree
 }
 
 /**
