@@ -21,6 +21,8 @@ const CONSUMED_WEBHOOK = /Processing payment\.webhook_received\b/
 const TAKEN_IN = (line: string) => line.includes(`POST ${HOOK_PATH}`) && line.includes("(200)")
 /** The Redis event bus's first retry waits this long (medusa-config.ts: exponential backoff from 2 s). */
 const RETRY_BACKOFF_MS = 2_000
+/** A delivery's lease runs out this long after its holder's last renewal (src/workflows/delivery-claims.ts). */
+const LEASE_SECONDS = 15
 /** A cart completion on two cores shared by four Medusa processes and the test. */
 const HANDLING_MS = 25_000
 
@@ -127,9 +129,7 @@ describe("cluster profile: two servers behind haproxy, two workers", () => {
    * answering 200 is the durable one, and a worker handles it when the delay is over, on its first
    * attempt (or, when that fails, on the event bus's retry after its 2 s backoff). So the server is
    * killed while it holds the delivery in memory, right after its answer.
-   * A server killed *inside* its handling holds the payment's lease, which the locking module renews
-   * while it works and which runs out 15 s after the last renewal (delivery-claims.ts LEASE_SECONDS):
-   * the queued copy waits for it and goes ahead then. Not exercised here.
+   * A server killed *inside* its handling holds the payment's lease: the next test.
    */
   it("a server killed right after it took a notification in: a worker handles the queued copy within the delay plus one retry backoff, with no reconciliation", async () => {
     const store = shop.current
@@ -185,5 +185,52 @@ describe("cluster profile: two servers behind haproxy, two workers", () => {
       `${taker} to answer through the balancer again`,
       30_000
     )
+  })
+
+  /*
+   * A server killed while it reads the service for a delivery holds the payment's lease, which the
+   * locking module renews while its holder works and which runs out 15 s after the last renewal
+   * (delivery-claims.ts LEASE_SECONDS). The workers are stopped while the notification comes in, so
+   * the server's own share is the one inside its handling (their queued copy waits in Redis), and the
+   * read is held by the sandbox so the kill lands inside it. Started again, a worker's copy waits for
+   * the dead server's lease to run out and places the order.
+   */
+  it("a server killed inside its handling, holding the payment's lease: a worker's copy waits for the lease to run out, then places one order with one capture", async () => {
+    const store = shop.current
+    const cart = await shopperCart(store)
+    const { session } = await startSession(store, cart.id, PROVIDER_ID)
+    const key = `${session.data.transactionId}:charged`
+    await Promise.all(WORKERS.map((role) => store.stopProcess(role)))
+    await control(store.sandbox, "POST", "/faults", { kind: "timeout", endpoint: "GET /transactions/{id}", holdMs: 60_000, then: "answer", count: 1 })
+    const marks = marksOf(store)
+    const reads = await transactionReads(store.sandbox)
+
+    await payPage(session.data.checkoutUrl, card(SUCCESS_CARD))
+    await waitFor(async () => (await transactionReads(store.sandbox)) > reads, "a server's read of the paid transaction", DELAY_MS + 20_000)
+    const holder = SERVERS.find((role) => linesOf(store, marks, role).some(TAKEN_IN))
+    if (!holder) {
+      throw new Error("no server took the notification in")
+    }
+    await store.kill(holder)
+    const killedAt = Date.now()
+    await Promise.all(WORKERS.map((role) => store.startProcess(role)))
+    const workersUpAt = Date.now()
+
+    const payments = await capturedPayments(store, cart.id, LEASE_SECONDS * 1000 + HANDLING_MS + 60_000)
+    expect(payments).toHaveLength(1)
+    expect(payments[0]).toMatchObject({ captures: 1, refunds: 0, canceled_at: null })
+    const orders = await ordersOfCart(store, cart.id)
+    expect(orders).toHaveLength(1)
+    const placedAt = orders[0].created_at.getTime()
+    console.log(`${holder} killed inside its read; workers up ${workersUpAt - killedAt} ms later; the order placed ${placedAt - killedAt} ms after the kill`)
+    // Once the workers are up, at most the rest of the dead holder's lease plus one handling.
+    expect(placedAt - workersUpAt).toBeLessThan(LEASE_SECONDS * 1000 + HANDLING_MS)
+    // The dead server's read and the worker's: nobody else read or acted, and nothing was skipped as done.
+    expect((await transactionReads(store.sandbox)) - reads).toBe(2)
+    expect(store.roles.flatMap((role) => linesOf(store, marks, role)).filter((line) => line.includes(key) && line.includes("skipped"))).toEqual([])
+    const other = SERVERS.find((role) => role !== holder)!
+    expect(linesOf(store, marks, other).filter((line) => line.includes(key))).toEqual([])
+
+    await store.startProcess(holder)
   })
 })
