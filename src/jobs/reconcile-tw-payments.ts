@@ -1,9 +1,10 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { setTimeout as sleep } from "node:timers/promises"
 import { untrusted } from "../lib/log"
 import { providerId } from "../providers/core/provider-keys"
 import { processTwPaymentWorkflow } from "../workflows"
+import { finishTwRecordedRefundWorkflow } from "../workflows/finish-recorded-refund"
 import { type PluginProvider, pluginProviders } from "../workflows/plugin-providers"
 import { settleSavedCardCharges } from "../workflows/saved-cards/settle-saved-card-charges"
 import { sweepTwServicePaymentsWorkflow } from "../workflows/sweep-tw-service-payments"
@@ -11,6 +12,10 @@ import { sweepTwServicePaymentsWorkflow } from "../workflows/sweep-tw-service-pa
 /** Sessions older than this are never read again (no code or intent lives this long). */
 const MAX_AGE_MS = 14 * 24 * 3_600_000
 const UNSETTLED = ["pending", "requires_more", "pending_authorization"]
+/** A refund's provider call is over by then (time-outs and retries included): one still unanswered was cut short. */
+const REFUND_CALL_MS = 5 * 60_000
+/** How far back refunds are checked: the job runs every minute, so a crash's refund is met many times over. */
+const REFUND_WINDOW_MS = 7 * 24 * 3_600_000
 
 /**
  * Catches what deliveries did not: the service notifies 3 times and never
@@ -22,8 +27,9 @@ const UNSETTLED = ["pending", "requires_more", "pending_authorization"]
  * - the service sweep (workflow `sweep-tw-service-payments`): the
  *   service's own recent payments, for money paid to a session the store
  *   no longer has;
- * then the saved-card charges whose outcome is unknown are read by their
- * order (`saved-cards/settle-saved-card-charges.ts`).
+ * then the refunds core recorded whose provider call a crash cut short
+ * (workflow `finish-tw-recorded-refund`), and the saved-card charges whose
+ * outcome is unknown, read by their order (`saved-cards/settle-saved-card-charges.ts`).
  * Scheduled jobs run in worker processes, once per tick across the cluster
  * under the Redis workflow engine.
  */
@@ -40,6 +46,9 @@ export default async function reconcileTwPayments(
     const walked = await walkStoreSessions(container, provider)
     await sweepService(container, provider, walked).catch((error: Error) => {
       logger.warn(`medusa-payment-tw: sweeping ${provider.key} payments failed: ${untrusted(error.message, 300)}`)
+    })
+    await finishRecordedRefunds(container, provider).catch((error: Error) => {
+      logger.warn(`medusa-payment-tw: checking ${provider.key} refunds failed: ${untrusted(error.message, 300)}`)
     })
   }
   await settleSavedCardCharges(container, { force }).catch((error: Error) => {
@@ -97,6 +106,31 @@ async function sweepService(container: MedusaContainer, { key, reconciliation }:
   }
   if (!outcome.complete) {
     logger.warn(`medusa-payment-tw: the ${key} sweep stopped at its budget (maxPerRun ${reconciliation.maxPerRun}); it continues next run`)
+  }
+}
+
+/** Refunds of the provider's payments whose data does not hold them, old enough that no call is in flight. */
+async function finishRecordedRefunds(container: MedusaContainer, { key, api, reconciliation }: PluginProvider) {
+  const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+  const now = Date.now()
+  const refunds = await container.resolve(Modules.PAYMENT).listRefunds(
+    // The module filters refunds by their dates too; its filter type names only a few fields.
+    { created_at: { $gte: new Date(now - REFUND_WINDOW_MS), $lte: new Date(now - REFUND_CALL_MS) } } as never,
+    { relations: ["payment"], take: reconciliation.maxPerRun * 4, order: { created_at: "DESC" } }
+  )
+  const unanswered = refunds.filter((refund) => refund.payment?.provider_id === providerId(key) && !api.hasRefund(refund.id, (refund.payment.data ?? {}) as Record<string, unknown>))
+  for (const refund of unanswered.slice(0, reconciliation.maxPerRun)) {
+    try {
+      const { result } = await finishTwRecordedRefundWorkflow(container).run({ input: { provider: key, refundId: refund.id } })
+      if (result.state === "made") {
+        logger.warn(`medusa-payment-tw: refund ${refund.id} of payment ${result.paymentId} was made at the service but its answer was lost; recorded now`)
+      } else if (result.state === "not made") {
+        const outcome = result.refunded ? "made it again" : `could not make it again (${result.reason}); the store shows no refund: refund from the admin again`
+        logger.warn(`medusa-payment-tw: refund ${refund.id} of payment ${result.paymentId} was recorded but never reached the service; ${outcome}`)
+      }
+    } catch (error) {
+      logger.warn(`medusa-payment-tw: finishing refund ${refund.id} failed: ${untrusted((error as Error).message, 300)}`)
+    }
   }
 }
 

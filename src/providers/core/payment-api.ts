@@ -103,6 +103,13 @@ export interface PaymentApi {
    * skipped by the caller.
    */
   listPayments(position: string | undefined, since: number, now: number): Promise<ListedPage>
+  /** Whether the payment's data holds Medusa's refund `refundId`: its provider call answered. */
+  hasRefund(refundId: string, paymentData: Record<string, unknown>): boolean
+  /**
+   * Whether the service made Medusa's refund `refundId` (of this payment), whose provider call a crash cut
+   * short: the payment data with it when it did, undefined when the service shows no such refund.
+   */
+  refundMade(refundId: string, paymentData: Record<string, unknown>): Promise<Record<string, unknown> | undefined>
   /** Re-reads a refund and returns the payment data updated with it (embedded refunds settle later). */
   refundUpdate?(refundId: string, paymentData: Record<string, unknown>): Promise<Record<string, unknown>>
 }

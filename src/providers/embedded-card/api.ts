@@ -155,6 +155,17 @@ export class EmbeddedCardApi implements PaymentApi {
     this.logger.warn(`embedded-card: refunded ${refund.amount} TWD of ${observation.label} (${refund.status}): paid after ${why}`)
   }
 
+  hasRefund(refundId: string, paymentData: Record<string, unknown>): boolean {
+    return !!readSessionData(paymentData).refunds?.some((refund) => refund.medusaRefundId === refundId)
+  }
+
+  async refundMade(refundId: string, paymentData: Record<string, unknown>): Promise<Record<string, unknown> | undefined> {
+    const data = readSessionData(paymentData)
+    const { items } = await this.client.refunds.list({ paymentIntentId: data.paymentIntentId, limit: 100 })
+    const made = items.find((refund) => refund.metadata?.medusa_refund_id === refundId && refund.status !== "failed")
+    return made && { ...paymentData, refunds: [...(data.refunds ?? []), { id: made.id, medusaRefundId: refundId, amount: made.amount, status: made.status }] }
+  }
+
   /** Refunds settle asynchronously: the payment keeps each refund's current status. */
   async refundUpdate(refundId: string, paymentData: Record<string, unknown>): Promise<Record<string, unknown>> {
     const current = await this.client.refunds.retrieve(refundId)

@@ -5,7 +5,7 @@ import { untrusted } from "../../lib/log"
 import { Attestor } from "../core/attestation"
 import { type Delivery, type ListedPage, type PaymentApi, type PaymentObservation, statusKey, type UnsettledSession } from "../core/payment-api"
 import type { ResolvedHostedCheckoutOptions } from "./options"
-import { type HostedSessionData, transactionFacts } from "./session-data"
+import { type HostedSessionData, readSessionData, transactionFacts } from "./session-data"
 import { FINAL, PAID, WEBHOOK_ACTION } from "./status-map"
 import { awaitsFirstCharge } from "./subscription-session"
 
@@ -172,6 +172,20 @@ export class HostedCheckoutApi implements PaymentApi {
     })
     this.logger.warn(`hosted-checkout: refunded ${fresh.amount} TWD of ${fresh.transactionHid}: paid after ${why}`)
   }
+
+  hasRefund(refundId: string, paymentData: Record<string, unknown>): boolean {
+    return readSessionData(paymentData).refund?.id === refundId
+  }
+
+  async refundMade(refundId: string, paymentData: Record<string, unknown>): Promise<Record<string, unknown> | undefined> {
+    const tx = await this.client.transactions.retrieve(readSessionData(paymentData).transactionId)
+    // One refund per transaction: if it has one, the call the crash cut short made it.
+    if (!tx.refundAmount) {
+      return undefined
+    }
+    return { ...paymentData, status: tx.status, refundAmount: tx.refundAmount, refund: { id: refundId, amount: tx.refundAmount, status: tx.status, at: new Date().toISOString() } }
+  }
+
 
   /** The single product line of a checkout or refund allowance. */
   productLine(amount: number) {
