@@ -19,7 +19,7 @@ import { cleanUp, moneyCommands, preludes, reconcileAndCheck, runPrelude, setAva
  * MONEY_MODEL_RUNS (sequences), MONEY_MODEL_SEED (replay), MONEY_MODEL_PATH (with the seed: replay only the failing sequence a report names), MONEY_MODEL_MAX_COMMANDS (sequence length),
  * MONEY_MODEL_SHRINK=0 (report the first failing sequence unshrunk), MONEY_MODEL_TRACE=1 (print every sequence),
  * MONEY_MODEL_SURVEY=1 (run every sequence, list each failing one unshrunk at the end),
- * MONEY_MODEL_SABOTAGE=I1|I2|I3|I5|I6 (the checks' self-test: the harness breaks that invariant; the run must fail),
+ * MONEY_MODEL_SABOTAGE=I1|I2|I3|I4|I5|I6 (the checks' self-test: the harness breaks that invariant; the run must fail),
  * MONEY_MODEL_PROFILE=production (the app on Redis: event bus, workflow engine and locking, as `medusa-config.ts` registers
  * them for REDIS_URL; one process in shared mode). `npm run money-model -- --runs N --seed S [--profile production]`.
  */
@@ -58,7 +58,7 @@ storeTestRunner({
   inApp: true,
   env: {},
   testSuite: ({ api, getContainer }) => {
-    it(`money invariants I1, I2, I3, I5, I6 hold after random sequences (${RUNS} runs, seed ${SEED}, ${PROFILE} profile)`, async () => {
+    it(`money invariants I1 to I6 hold after random sequences (${RUNS} runs, seed ${SEED}, ${PROFILE} profile)`, async () => {
       const world = await buildWorld(api, getContainer())
       const replay = `npm run money-model -- --runs ${RUNS} --seed ${SEED}${PROFILE === "default" ? "" : ` --profile ${PROFILE}`}`
       console.log(`money model: ${RUNS} sequences of at most ${MAX_COMMANDS} commands, seed ${SEED}, ${PROFILE} profile (replay: ${replay})`)
@@ -71,7 +71,7 @@ storeTestRunner({
         const started = Date.now()
         await control(env.sandbox, "DELETE", "/faults")
         await setAvailable(world, START_STOCK)
-        const model: Model = { carts: [] }
+        const model: Model = { carts: [], cards: [] }
         const real: Real = { world, started, trace: [], merchantRefunds: new Set(), forged: [], violations: [] }
         try {
           await runPrelude(prelude, model, real)
@@ -146,11 +146,8 @@ async function seedWorld(api: World["api"], container: World["container"]): Prom
   const { data: plans } = await api.get(`/store/tw-subscription-plans?product_id=${products.products.find((p: { handle: string }) => p.handle === "tea-of-the-month").id}`, { headers })
 
   const admin = await adminToken(api, container)
-  const email = "model-shopper@example.test"
-  const password = "customer-password-1"
-  const { data: registered } = await api.post("/auth/customer/emailpass/register", { email, password })
-  await api.post("/store/customers", { email, first_name: "Mei", last_name: "Lin" }, { headers: { ...headers, authorization: `Bearer ${registered.token}` } })
-  const { data: login } = await api.post("/auth/customer/emailpass", { email, password })
+  const customer = await registerCustomer(api, headers, "model-shopper@example.test", "Mei")
+  const other = await registerCustomer(api, headers, "model-other@example.test", "Yu")
 
   return {
     api,
@@ -158,7 +155,9 @@ async function seedWorld(api: World["api"], container: World["container"]): Prom
     sandbox: env.sandbox,
     store,
     admin,
-    customer: { ...headers, authorization: `Bearer ${login.token}` },
+    customer: customer.headers,
+    customerId: customer.id,
+    other,
     regionId: region.id,
     shippingAddress: { first_name: "Mei", last_name: "Lin", address_1: "No. 7 Xinyi Rd", city: "Taipei", country_code: "tw", postal_code: "110", phone: "0912345678" },
     oolong: { variantId: oolong.id, inventoryItemId: oolong.inventory_items[0].inventory_item_id },
@@ -166,4 +165,13 @@ async function seedWorld(api: World["api"], container: World["container"]): Prom
     cakesVariantId: variantOf("pineapple-cakes").id,
     sabotage: (process.env.MONEY_MODEL_SABOTAGE || undefined) as World["sabotage"],
   }
+}
+
+/** A customer account, logged in: its headers (with the publishable key) and id. */
+async function registerCustomer(api: World["api"], headers: Record<string, string>, email: string, firstName: string) {
+  const password = "customer-password-1"
+  const { data: registered } = await api.post("/auth/customer/emailpass/register", { email, password })
+  const { data } = await api.post("/store/customers", { email, first_name: firstName, last_name: "Lin" }, { headers: { ...headers, authorization: `Bearer ${registered.token}` } })
+  const { data: login } = await api.post("/auth/customer/emailpass", { email, password })
+  return { headers: { ...headers, authorization: `Bearer ${login.token}` }, id: data.customer.id as string }
 }

@@ -10,12 +10,11 @@ import { card, control, HOOK_PATH, orderOfCart, payPage, PROVIDER_ID, settle, SU
 /**
  * The model-based money test (issue 21): fast-check generates short sequences of shopper, service,
  * merchant and attacker actions; each runs against the real Medusa app (HTTP and its container) and the
- * sandbox (its control API). After a sequence the reconciliation runs, and the invariants I1, I2, I3, I5
- * and I6 are checked from the sandbox's truth against the store's records.
+ * sandbox (its control API). After a sequence the reconciliation runs, and the invariants I1 to I6 are
+ * checked from the sandbox's truth against the store's records.
  *
  * Process restarts are not modelled: one jest worker holds one in-process app, which cannot be killed and
  * started again inside a test. Crashes belong to the chaos harness (`npm run chaos`, bench/chaos.ts).
- * Saved cards (I4) are not modelled yet either.
  */
 
 // The test runner's axios instance; typed loosely on purpose (as the helpers do).
@@ -30,7 +29,11 @@ export interface World {
   sandbox: SandboxHandle
   store: Store
   admin: Headers
+  /** The logged-in customer who subscribes and binds cards. */
   customer: Headers
+  customerId: string
+  /** A second logged-in customer: binds cards of their own and puts them on carts that are not theirs. */
+  other: { headers: Headers; id: string }
   regionId: string
   shippingAddress: Record<string, string>
   /** One-time carts: oolong tea. Subscriptions: the demo's monthly tea box. Cart changes add pineapple cakes. */
@@ -41,7 +44,7 @@ export interface World {
    * Self-test of the checks (MONEY_MODEL_SABOTAGE): after the reconciliation, the harness itself breaks
    * one invariant in the store's database, and the check must then fail. Never set in a real run.
    */
-  sabotage?: "I1" | "I2" | "I3" | "I5" | "I6"
+  sabotage?: "I1" | "I2" | "I3" | "I4" | "I5" | "I6"
 }
 
 export interface SessionRef {
@@ -49,6 +52,15 @@ export interface SessionRef {
   txId: string
   txHid: string
   checkoutUrl: string
+}
+
+export type CardOwner = "customer" | "other"
+
+/** A card bound in this sequence and active in its owner's account. */
+export interface CardRef {
+  n: number
+  id: string
+  owner: CardOwner
 }
 
 export interface CartRef {
@@ -59,11 +71,14 @@ export interface CartRef {
   sessions: SessionRef[]
   subscriptionId?: string
   abandoned: boolean
+  /** Paid with a saved card (no page): its sessions carry the card, and the service's charges their session id. */
+  savedCard?: CardRef
 }
 
 /** The model: what exists in this sequence (preconditions and targets come from it). */
 export interface Model {
   carts: CartRef[]
+  cards: CardRef[]
 }
 
 /** What the sequence did, for the checks and the failure report. */
@@ -111,6 +126,10 @@ function pick(model: Model, index: number, which: (c: CartRef) => boolean): Cart
 
 const hasSession = (c: CartRef) => c.sessions.length > 0
 const shopperCanAct = (c: CartRef) => hasSession(c) && !c.abandoned
+/** A cart whose sessions have a page at the service (not a saved card's). */
+const hasPage = (c: CartRef) => shopperCanAct(c) && !c.savedCard
+
+const shopperOf = (world: World, owner: CardOwner) => (owner === "customer" ? { headers: world.customer, id: world.customerId } : world.other)
 
 /** Sets what is available of both stocked products (stocked = reserved + available). */
 export async function setAvailable(world: World, available: number) {
@@ -150,20 +169,25 @@ async function stockedCart(world: World, headers: Headers, variantId: string, qu
   return { cartId }
 }
 
-/** A hosted card session for a one-time cart (a new one, or again for the same cart). */
-async function hostedSession(world: World, cart: { cartId: string; headers: Headers }): Promise<SessionRef | string> {
-  const collection = await call(world.api.post("/store/payment-collections", { cart_id: cart.cartId }, { headers: cart.headers }))
+/**
+ * A hosted card session for a one-time cart (a new one, or again for the same cart); with a saved card,
+ * its session, asked for by `headers` (the card's owner, who may not be the cart's).
+ */
+async function hostedSession(world: World, cart: { cartId: string; headers: Headers }, savedCard?: { id: string; headers: Headers }): Promise<SessionRef | string> {
+  const headers = savedCard?.headers ?? cart.headers
+  const collection = await call(world.api.post("/store/payment-collections", { cart_id: cart.cartId }, { headers }))
   if (collection.status !== 200) {
     return `payment collection ${brief(collection)}`
   }
   const collectionId = (collection.data.payment_collection as { id: string }).id
-  const created = await call(world.api.post(`/store/payment-collections/${collectionId}/payment-sessions`, { provider_id: PROVIDER_ID, data: {} }, { headers: cart.headers }))
+  const data = savedCard ? { savedCardId: savedCard.id } : {}
+  const created = await call(world.api.post(`/store/payment-collections/${collectionId}/payment-sessions`, { provider_id: PROVIDER_ID, data }, { headers }))
   if (created.status !== 200) {
     return `session ${brief(created)}`
   }
   const sessions = (created.data.payment_collection as { payment_sessions: Array<{ id: string; provider_id: string; data: Record<string, string> }> }).payment_sessions
   const session = sessions.find((s) => s.provider_id === PROVIDER_ID)!
-  return { id: session.id, txId: session.data.transactionId, txHid: session.data.transactionHid, checkoutUrl: session.data.checkoutUrl }
+  return { id: session.id, txId: session.data.transactionId ?? "", txHid: session.data.transactionHid ?? "", checkoutUrl: session.data.checkoutUrl ?? "" }
 }
 
 type Command = fc.AsyncCommand<Model, Real>
@@ -212,7 +236,8 @@ class RestartPayment extends Step {
   check = (m: Readonly<Model>) => !!pick(m, this.index, (c) => c.kind === "one-time" && !c.abandoned)
   async act(m: Model, r: Real) {
     const cart = pick(m, this.index, (c) => c.kind === "one-time" && !c.abandoned)!
-    const session = await hostedSession(r.world, cart)
+    const card = cart.savedCard && { id: cart.savedCard.id, headers: shopperOf(r.world, cart.savedCard.owner).headers }
+    const session = await hostedSession(r.world, cart, card)
     if (typeof session === "string") {
       return `cart#${cart.n}: ${session}`
     }
@@ -222,9 +247,12 @@ class RestartPayment extends Step {
   toString = () => `restartPayment(${this.index})`
 }
 
-/** Shopper (logged in): a cart of the monthly tea box and its subscription checkout. */
+/** Shopper (logged in): a cart of the monthly tea box and its subscription checkout, on the page or with a saved card of theirs. */
 class Subscribe extends Step {
-  check = () => true
+  constructor(readonly withSavedCard = false) {
+    super()
+  }
+  check = (m: Readonly<Model>) => !this.withSavedCard || m.cards.some((c) => c.owner === "customer")
   async act(m: Model, r: Real) {
     const headers = r.world.customer
     const made = await stockedCart(r.world, headers, r.world.box.variantId, 1, true)
@@ -232,18 +260,85 @@ class Subscribe extends Step {
       return made
     }
     const { cartId } = made
-    const cart: CartRef = { n: m.carts.length, kind: "subscription", cartId, headers, sessions: [], abandoned: false }
+    const savedCard = this.withSavedCard ? m.cards.filter((c) => c.owner === "customer").at(-1) : undefined
+    const cart: CartRef = { n: m.carts.length, kind: "subscription", cartId, headers, sessions: [], abandoned: false, savedCard }
     m.carts.push(cart)
-    const started = await call(r.world.api.post(`/store/carts/${cartId}/tw-subscription`, { plan_id: r.world.box.planId }, { headers }))
+    const body = { plan_id: r.world.box.planId, ...(savedCard ? { saved_card_id: savedCard.id } : {}) }
+    const started = await call(r.world.api.post(`/store/carts/${cartId}/tw-subscription`, body, { headers }))
     if (started.status !== 200) {
       return `cart#${cart.n} ${cartId}, subscription refused: ${brief(started)}`
     }
     const session = started.data.payment_session as { id: string; data: Record<string, string> }
     cart.subscriptionId = (started.data.subscription as { id: string }).id
-    cart.sessions.push({ id: session.id, txId: session.data.transactionId, txHid: session.data.transactionHid, checkoutUrl: session.data.checkoutUrl })
-    return `cart#${cart.n} ${cartId}, subscription ${cart.subscriptionId}, session ${session.id} tx ${session.data.transactionId}`
+    cart.sessions.push({ id: session.id, txId: session.data.transactionId ?? "", txHid: session.data.transactionHid ?? "", checkoutUrl: session.data.checkoutUrl ?? "" })
+    return `cart#${cart.n} ${cartId}, subscription ${cart.subscriptionId}, session ${session.id}${savedCard ? ` with card ${savedCard.id}` : ` tx ${session.data.transactionId}`}`
   }
-  toString = () => "subscribe()"
+  toString = () => (this.withSavedCard ? "subscribeWithSavedCard()" : "subscribe()")
+}
+
+/** Shopper (a logged-in customer): binds a card on the service's binding page (no charge). */
+class BindCard extends Step {
+  constructor(readonly owner: CardOwner) {
+    super()
+  }
+  check = () => true
+  async act(m: Model, r: Real) {
+    const { headers } = shopperOf(r.world, this.owner)
+    const started = await call(r.world.api.post("/store/customers/me/tw-saved-cards", {}, { headers }))
+    if (started.status !== 200) {
+      return `binding refused: ${brief(started)}`
+    }
+    const id = (started.data.saved_card as { id: string }).id
+    try {
+      await payPage(String(started.data.checkout_url), card(SUCCESS_CARD))
+    } catch (error) {
+      return `card ${id}: binding page not payable (${(error as Error).message})`
+    }
+    await settle()
+    const listed = await call(r.world.api.get("/store/customers/me/tw-saved-cards", { headers }))
+    const status = (listed.data.saved_cards as Array<{ id: string; status: string }> | undefined)?.find((c) => c.id === id)?.status
+    if (status === "active") {
+      m.cards.push({ n: m.cards.length, id, owner: this.owner })
+    }
+    return `card ${id} of the ${this.owner}: ${status ?? "not listed"}`
+  }
+  toString = () => `bindCard(${this.owner})`
+}
+
+/**
+ * Shopper, or attacker: a new cart of oolong tea paid with a saved card, completed once or twice at once.
+ * The cart is the card owner's own, a guest's, or the other customer's (whose id the attacker learnt):
+ * on the last two, the session must be refused and nothing charged (I4).
+ */
+class PayWithSavedCard extends Step {
+  constructor(
+    readonly cardIndex: number,
+    readonly cartOf: "owner" | "guest" | "another customer",
+    readonly times: 1 | 2
+  ) {
+    super()
+  }
+  check = (m: Readonly<Model>) => m.cards.length > 0
+  async act(m: Model, r: Real) {
+    const savedCard = m.cards[this.cardIndex % m.cards.length]
+    const owner = shopperOf(r.world, savedCard.owner)
+    const cartShopper = this.cartOf === "owner" ? owner : this.cartOf === "guest" ? undefined : shopperOf(r.world, savedCard.owner === "customer" ? "other" : "customer")
+    const headers = cartShopper?.headers ?? r.world.store.headers
+    const made = await stockedCart(r.world, headers, r.world.oolong.variantId, 1, !!cartShopper)
+    if (typeof made === "string") {
+      return made
+    }
+    const cart: CartRef = { n: m.carts.length, kind: "one-time", cartId: made.cartId, headers, sessions: [], abandoned: false, savedCard }
+    m.carts.push(cart)
+    const session = await hostedSession(r.world, cart, { id: savedCard.id, headers: owner.headers })
+    if (typeof session === "string") {
+      return `cart#${cart.n} (${this.cartOf}'s) with card ${savedCard.id}: ${session}`
+    }
+    cart.sessions.push(session)
+    const answers = await Promise.all(Array.from({ length: this.times }, () => call(r.world.api.post(`/store/carts/${cart.cartId}/complete`, {}, { headers }))))
+    return `cart#${cart.n} (${this.cartOf}'s) ${cart.cartId}, card ${savedCard.id}, session ${session.id}: ${answers.map((a) => (a.status === 200 ? String(a.data.type) : brief(a))).join(" | ")}`
+  }
+  toString = () => `payWithSavedCard(${this.cardIndex}, ${this.cartOf}'s cart${this.times === 2 ? ", completed twice at once" : ""})`
 }
 
 /** Shopper: pays the cart's latest page with a good card. */
@@ -251,9 +346,9 @@ class PayPage extends Step {
   constructor(readonly index: number) {
     super()
   }
-  check = (m: Readonly<Model>) => !!pick(m, this.index, shopperCanAct)
+  check = (m: Readonly<Model>) => !!pick(m, this.index, hasPage)
   async act(m: Model) {
-    const cart = pick(m, this.index, shopperCanAct)!
+    const cart = pick(m, this.index, hasPage)!
     const session = cart.sessions[cart.sessions.length - 1]
     try {
       const to = await payPage(session.checkoutUrl, card(SUCCESS_CARD))
@@ -355,6 +450,23 @@ class Fault extends Step {
     return "armed"
   }
   toString = () => `fault(${this.kind} next charge notification)`
+}
+
+/** The service: the next saved-card charge answers C026, a 5xx or nothing, having charged the card or not (an unknown outcome). */
+class ChargeFault extends Step {
+  constructor(
+    readonly kind: "c026" | "http500" | "timeout",
+    readonly applied: boolean
+  ) {
+    super()
+  }
+  check = (m: Readonly<Model>) => m.cards.length > 0
+  async act(_m: Model, r: Real) {
+    const hold = this.kind === "timeout" ? { holdMs: 1_000, then: "drop" } : {}
+    await control(r.world.sandbox, "POST", "/faults", { kind: this.kind, endpoint: "POST /token/transactions", applied: this.applied, count: 1, ...hold })
+    return "armed"
+  }
+  toString = () => `fault(${this.kind} on the next saved-card charge, ${this.applied ? "charged" : "not charged"})`
 }
 
 /**
@@ -488,14 +600,16 @@ async function storeViewOfSession(world: World, cartId: string, sessionId: strin
   })
 }
 
+const withPageSession = (c: CartRef) => hasSession(c) && !c.savedCard
+
 /** The attacker: an unsigned `charged` notification for a real transaction id (from the session data). */
 class Forge extends Step {
   constructor(readonly index: number) {
     super()
   }
-  check = (m: Readonly<Model>) => !!pick(m, this.index, hasSession)
+  check = (m: Readonly<Model>) => !!pick(m, this.index, withPageSession)
   async act(m: Model, r: Real) {
-    const cart = pick(m, this.index, hasSession)!
+    const cart = pick(m, this.index, withPageSession)!
     const session = cart.sessions[cart.sessions.length - 1]
     const before = await control(r.world.sandbox, "GET", `/transactions/${session.txId}`)
     const storeBefore = await storeViewOfSession(r.world, cart.cartId, session.id)
@@ -538,6 +652,14 @@ export function moneyCommands() {
   return [
     fc.constantFrom(1, 2).map((q) => new StartPayment(q)),
     fc.constant(new Subscribe()),
+    fc.constant(new Subscribe(true)),
+    fc.constantFrom<CardOwner>("customer", "other").map((owner) => new BindCard(owner)),
+    ...[1, 2].map(() =>
+      fc
+        .tuple(index, fc.constantFrom<"owner" | "guest" | "another customer">("owner", "owner", "guest", "another customer"), fc.constantFrom<1 | 2>(1, 2))
+        .map(([i, whose, times]) => new PayWithSavedCard(i, whose, times))
+    ),
+    fc.tuple(fc.constantFrom<"c026" | "http500" | "timeout">("c026", "http500", "timeout"), fc.boolean()).map(([kind, applied]) => new ChargeFault(kind, applied)),
     index.map((i) => new PayPage(i)),
     index.map((i) => new PayPage(i)),
     index.map((i) => new PayPage(i)),
@@ -559,11 +681,18 @@ export function moneyCommands() {
   ]
 }
 
-/** What every sequence starts with (shrinkable too): a one-time cart, a subscription checkout, or both. */
-export const preludes = fc.constantFrom("one-time", "subscription", "both")
+/** What every sequence starts with (shrinkable too): a one-time cart, a subscription checkout, both, or a card bound by the customer. */
+export const preludes = fc.constantFrom("one-time", "subscription", "both", "saved-card")
+
+const PRELUDES: Record<string, () => Step[]> = {
+  "one-time": () => [new StartPayment(1)],
+  subscription: () => [new Subscribe()],
+  both: () => [new StartPayment(1), new Subscribe()],
+  "saved-card": () => [new BindCard("customer")],
+}
 
 export async function runPrelude(prelude: string, model: Model, real: Real) {
-  const steps: Step[] = prelude === "one-time" ? [new StartPayment(1)] : prelude === "subscription" ? [new Subscribe()] : [new StartPayment(1), new Subscribe()]
+  const steps = PRELUDES[prelude]()
   for (const step of steps) {
     await step.run(model, real)
   }
@@ -584,7 +713,7 @@ interface ServiceTx {
 const refundedAtService = (tx: ServiceTx) => !!tx.refund && tx.refund.status !== "cancelled"
 
 /**
- * After the sequence: the reconciliation, then I1, I2, I3, I5 and I6 from the sandbox's truth.
+ * After the sequence: the reconciliation, then I1 to I6 from the sandbox's truth.
  * Returns every violation found (empty when all hold).
  */
 export async function reconcileAndCheck(model: Model, real: Real): Promise<string[]> {
@@ -683,6 +812,27 @@ export async function reconcileAndCheck(model: Model, real: Real): Promise<strin
       }
     }
   }
+  // I4: a saved card is charged only for its own customer's cart (as the store has it), at most once per session.
+  const savedCardCarts = model.carts.filter((c) => c.savedCard && c.sessions.length)
+  const customerOfCart = new Map<string, string | null>()
+  if (savedCardCarts.length) {
+    const query = world.container.resolve(ContainerRegistrationKeys.QUERY)
+    const { data } = await query.graph({ entity: "cart", fields: ["id", "customer_id"], filters: { id: savedCardCarts.map((c) => c.cartId) } })
+    ;(data as Array<{ id: string; customer_id: string | null }>).forEach((row) => customerOfCart.set(row.id, row.customer_id))
+  }
+  for (const cart of savedCardCarts) {
+    const owner = shopperOf(world, cart.savedCard!.owner)
+    const customerId = customerOfCart.get(cart.cartId)
+    const whose = customerId ? `customer ${customerId}` : "a guest"
+    for (const session of cart.sessions) {
+      const charges = txs.filter((t) => t.orderId === session.id && t.origin !== "recurring")
+      if (customerId !== owner.id) {
+        violations.push(`I4: a session with card ${cart.savedCard!.id} of customer ${owner.id} was accepted on cart#${cart.n} of ${whose}${charges.length ? `, and charged ${charges.length} time(s)` : ""}`)
+      } else if (charges.filter((t) => PAID.has(t.status)).length > 1) {
+        violations.push(`I4: session ${session.id} charged card ${cart.savedCard!.id} ${charges.length} times: ${charges.map((t) => `${t.id} ${t.status}`).join(", ")}`)
+      }
+    }
+  }
   return violations
 }
 
@@ -719,6 +869,15 @@ async function sabotage(world: World, model: Model, txs: ServiceTx[], byTx: Map<
       }
       await knex("tw_subscription").where({ id: rows[0].id }).update({ status: "cancelled" })
       return `subscription ${rows[0].id} marked cancelled in the store only`
+    }
+    case "I4": {
+      // A saved card's cart handed to the other customer, as if the session had been accepted on their cart.
+      const paid = model.carts.find((c) => c.savedCard?.owner === "customer" && c.sessions.length)
+      if (!paid) {
+        return "no saved-card session"
+      }
+      await knex("cart").where({ id: paid.cartId }).update({ customer_id: world.other.id })
+      return `cart ${paid.cartId} now the other customer's`
     }
     case "I5": {
       const renewal = (await ordersOfRun(world, model)).find((o) => o.metadata?.tw_transaction_hid)
@@ -799,6 +958,9 @@ export async function cleanUp(model: Model, real: Real) {
   if (subscriptionIds.length) {
     // Soft-deleted, not cancelled: the job also reads cancelled ones whose page may have started a subscription.
     await sql(real.world)("tw_subscription").whereIn("id", subscriptionIds).update({ status: "cancelled", next_charge_at: null, deleted_at: new Date() })
+  }
+  for (const savedCard of model.cards) {
+    await call(real.world.api.delete(`/store/customers/me/tw-saved-cards/${savedCard.id}`, { headers: shopperOf(real.world, savedCard.owner).headers }))
   }
   await control(real.world.sandbox, "DELETE", "/faults")
   const sessionIds = new Set(model.carts.flatMap((c) => c.sessions.map((s) => s.id)))
