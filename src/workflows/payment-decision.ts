@@ -95,6 +95,12 @@ export function decide(observation: PaymentObservation | undefined, session: Ses
   if (paid && session.paidElsewhere) {
     return { kind: "refund-orphan", why: `its payment collection was already paid through ${session.paidElsewhere}` }
   }
+  if (paid && Number(session.data.refundAmount ?? 0) > 0 && !Number(observation.facts.refundAmount ?? 0)) {
+    // A read taken before the lock, while the run holding it returned the money (the store could not place
+    // the order) and recorded the refund it read afterwards: sealing this read would let a completion place
+    // an order on money given back. The session keeps the later read; the next read settles anything new.
+    return ignore(`${label}: read before the refund session ${session.id} records; nothing done`, "warn")
+  }
   const livePayment = session.payment && !session.payment.canceled
   /** The session already shows this state: writing it again would be no news. */
   const known = session.data.status === observation.status

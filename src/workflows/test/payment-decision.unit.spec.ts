@@ -49,6 +49,9 @@ describe("decide: what one fresh read means for the store", () => {
     ["paid, order placed awaiting payment", read(), session({ order: { id: "order_1", status: "pending" } }), apply({ record: true, authorizeSession: true })],
     ["paid, collection without a cart", read(), session({ cartId: undefined }), apply({ record: true, authorizeSession: true })],
     ["paid, already recorded", read(), session({ payment: { id: "pay_1", canceled: false } }), { kind: "ignore", level: "debug" }],
+    // A read older than the refund the session records (the run holding the cart's lock gave the money back).
+    ["paid, read before the refund the session records", read(), session({ data: { transactionId: "tx_1", status: "refunded", refundAmount: 500 } }), { kind: "ignore", level: "warn", reason: expect.stringContaining("read before the refund") }],
+    ["refunded, as the session records", read({ status: "refunded", action: PaymentActions.NOT_SUPPORTED, paid: false, facts: { status: "refunded", refundAmount: 500 } }), session({ data: { transactionId: "tx_1", status: "refunded", refundAmount: 500 } }), { kind: "ignore", level: "debug" }],
     // Paid for an order cancelled meanwhile: an orphan. Card money goes back at once; cvs/atm money needs the
     // shopper's bank account, so the payment is recorded on the cancelled order, where the merchant refunds it.
     ["paid by card for a cancelled order", read({ facts: { status: "charged", paymentMethod: "card" } }), session({ order: { id: "order_1", status: "canceled" } }), { kind: "refund-orphan", why: expect.stringContaining("order order_1 was cancelled") }],
