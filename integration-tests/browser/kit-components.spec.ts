@@ -3,7 +3,7 @@ import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { launchChromium } from "../../scripts/chromium"
 import seedDemo from "../../scripts/demo/seed"
-import { control, EMBEDDED_HOOK_PATH, HOOK_PATH, SUCCESS_CARD, updateEmbeddedEndpoint, useSandbox } from "../helpers/hosted-store"
+import { control, EMBEDDED_HOOK_PATH, HOOK_PATH, SUCCESS_CARD, updateEmbeddedEndpoint, useSandbox, waitFor } from "../helpers/hosted-store"
 import { settle, watchStore } from "../helpers/settle"
 import { storeTestRunner } from "../helpers/store-runner"
 import { cardFrame } from "./card-form"
@@ -30,11 +30,37 @@ async function orderOfCart(container: MedusaContainer, cartId: string) {
   if (!links[0]) {
     return undefined
   }
-  const { data } = await query.graph({ entity: "order", fields: ["id", "display_id", "payment_collections.payments.captured_at", "payment_collections.payments.data"], filters: { id: links[0].order_id } })
-  return data[0] as { id: string; display_id: number; payment_collections: Array<{ payments: Array<{ captured_at: unknown; data: Record<string, unknown> }> }> }
+  const { data } = await query.graph({ entity: "order", fields: ["id", "display_id", "payment_collections.payments.captured_at", "payment_collections.payments.data", "payment_collections.payments.payment_session_id"], filters: { id: links[0].order_id } })
+  return data[0] as { id: string; display_id: number; payment_collections: Array<{ payments: Array<{ captured_at: unknown; data: Record<string, unknown>; payment_session_id: string }> }> }
 }
 
 const ready = (page: Page) => page.waitForSelector("body[data-ready]", { state: "attached" })
+
+/** A new customer account, logged in the way the js-sdk keeps it (its token in localStorage). */
+async function logIn(page: Page, email: string) {
+  await page.evaluate(
+    async ({ email }) => {
+      const key = (JSON.parse(document.getElementById("kit-config")!.textContent!) as { publishableKey: string }).publishableKey
+      const post = async (path: string, body: unknown, token?: string) => {
+        const res = await fetch(path, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-publishable-api-key": key, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+          body: JSON.stringify(body),
+        })
+        if (!res.ok) {
+          throw new Error(`${path}: ${res.status} ${await res.text()}`)
+        }
+        return res.json()
+      }
+      const login = { email, password: "kit-components-1" }
+      const { token: registration } = await post("/auth/customer/emailpass/register", login)
+      await post("/store/customers", { email, first_name: "Mei", last_name: "Lin" }, registration)
+      const { token } = await post("/auth/customer/emailpass", login)
+      localStorage.setItem("medusa_auth_token", token)
+    },
+    { email }
+  )
+}
 
 /**
  * The kit's React components (medusa-payment-tw-storefront/react) rendered in
@@ -42,7 +68,10 @@ const ready = (page: Page) => page.waitForSelector("body[data-ready]", { state: 
  * Chinese: the e-invoice choice refuses a bad tax id in the shopper's language
  * and takes a good one, the hosted pay button leads to the service's page and
  * the return page shows the order the store placed; the account's saved cards
- * bind one through the service's page, list it and delete it.
+ * bind one through the service's page, list it and delete it; the saved-card
+ * picker pays with one without leaving the page; the plan picker and subscribe
+ * button start a subscription on the service's recurring page, and the
+ * account's subscriptions list it and cancel it.
  */
 storeTestRunner({
   inApp: true,
@@ -84,6 +113,8 @@ storeTestRunner({
       page = await context.newPage()
       pageErrors.length = 0
       page.on("pageerror", (error) => pageErrors.push(error.message))
+      // The test page logs what failed while it set up its cart (see kit-components-page.tsx).
+      page.on("console", (message) => message.type() === "error" && console.log(`page console: ${message.text()}`))
     })
 
     afterEach(async () => {
@@ -192,28 +223,7 @@ storeTestRunner({
       const shot = await screenshots(page, `kit-account-${locale}`)
       await page.goto(`${site.url}/kit/${locale}/account`)
       await ready(page)
-      // A customer account, logged in the way the js-sdk keeps it (its token in localStorage).
-      await page.evaluate(
-        async ({ key, email }) => {
-          const post = async (path: string, body: unknown, token?: string) => {
-            const res = await fetch(path, {
-              method: "POST",
-              headers: { "content-type": "application/json", "x-publishable-api-key": key, ...(token ? { authorization: `Bearer ${token}` } : {}) },
-              body: JSON.stringify(body),
-            })
-            if (!res.ok) {
-              throw new Error(`${path}: ${res.status} ${await res.text()}`)
-            }
-            return res.json()
-          }
-          const login = { email, password: "kit-components-1" }
-          const { token: registration } = await post("/auth/customer/emailpass/register", login)
-          await post("/store/customers", { email, first_name: "Mei", last_name: "Lin" }, registration)
-          const { token } = await post("/auth/customer/emailpass", login)
-          localStorage.setItem("medusa_auth_token", token)
-        },
-        { key: publishableKey, email: `kit-${locale.toLowerCase()}@example.test` }
-      )
+      await logIn(page, `kit-${locale.toLowerCase()}@example.test`)
       await page.reload()
       await ready(page)
 
@@ -245,6 +255,83 @@ storeTestRunner({
       const customer = (await getContainer().resolve(Modules.CUSTOMER).listCustomers({ email: `kit-${locale.toLowerCase()}@example.test` }))[0]
       expect(customer).toBeDefined()
       await shot("card-deleted")
+      expect(pageErrors).toEqual([])
+    })
+
+    it.each(LOCALES)("%s: a saved card picked at checkout pays without leaving the page; a plan picked and subscribed on the service's recurring page; the account lists the subscription and cancels it", async (locale) => {
+      const t = (code: string, params?: Record<string, string>) => messageFor(code, locale, params)
+      const shot = await screenshots(page, `kit-subscribe-${locale}`)
+      await page.goto(`${site.url}/kit/${locale}/account`)
+      await ready(page)
+      await logIn(page, `kit-subscriber-${locale.toLowerCase()}@example.test`)
+      await page.reload()
+      await ready(page)
+
+      // A card bound through the account's section (as in the test above).
+      await page.locator('[data-testid="saved-cards-section"]').getByRole("button", { name: t("saved_card_add") }).click()
+      await page.waitForURL((url) => url.href.startsWith(`${env.sandbox.checkoutHost}/checkout/subscription/create/`))
+      await page.waitForSelector("#payment-form")
+      await submitCard(page, shot, SUCCESS_CARD)
+      await page.waitForURL(`${site.url}/kit/${locale}/account`, { timeout: 30_000 })
+      await page.locator('[data-testid="saved-card"][data-status="active"]').waitFor({ timeout: 30_000 })
+
+      // The picker offers it, chosen; "Pay with this card" completes the cart: one token charge, the order on the page.
+      await page.goto(`${site.url}/kit/${locale}/saved-card`)
+      await ready(page)
+      const picker = page.locator('[data-testid="saved-card-picker"]')
+      await expect(picker.locator("legend").textContent()).resolves.toBe(t("saved_card_picker_legend"))
+      const card = picker.getByLabel(t("saved_card_name", { last4: "4242" }), { exact: true })
+      await card.waitFor()
+      await expect(card.isChecked()).resolves.toBe(true)
+      await shot("saved-card-picked")
+      await picker.getByRole("button", { name: t("saved_card_pay") }).click()
+      const result = page.locator('[data-testid="saved-card-result"]')
+      await result.waitFor({ timeout: 30_000 })
+      const cartId = await page.evaluate(() => localStorage.getItem("kit_test_cart_id"))
+      const order = await orderOfCart(getContainer(), cartId!)
+      expect(order).toBeDefined()
+      await expect(result.textContent()).resolves.toBe(`order ${order!.display_id}`)
+      const [payment] = order!.payment_collections.flatMap((c) => c.payments)
+      expect(payment.captured_at).toBeTruthy()
+      // The service's token charges carry the session's id as their order id.
+      const charges = (await control(env.sandbox, "GET", `/transactions?orderId=${payment.payment_session_id}`)).transactions as Array<{ origin: string; status: string }>
+      expect(charges).toEqual([expect.objectContaining({ origin: "tokenCharge", status: "charged" })])
+      await shot("saved-card-paid")
+
+      // The plan picker lists the box's monthly plan; subscribing leads to the service's recurring page.
+      await page.goto(`${site.url}/kit/${locale}/subscribe`)
+      await ready(page)
+      const plan = page.getByRole("radio").first()
+      await plan.waitFor()
+      await expect(page.locator("fieldset legend").first().textContent()).resolves.toBe(t("plan_picker_legend"))
+      await plan.check()
+      await page.getByRole("button", { name: t("subscribe") }).click()
+      await page.waitForURL((url) => url.href.startsWith(`${env.sandbox.checkoutHost}/checkout/`))
+      await page.waitForSelector("#payment-form")
+      await submitCard(page, shot, SUCCESS_CARD)
+      await page.waitForURL(`${site.url}/kit/${locale}/return`, { timeout: 30_000 })
+      await page.locator('[data-testid="payment-return"][data-state="order"]').waitFor({ timeout: 30_000 })
+
+      // The account lists it, active once its first order is placed, and cancels it.
+      await page.goto(`${site.url}/kit/${locale}/account`)
+      await ready(page)
+      const subscription = page.locator('[data-testid="subscription"]')
+      await waitFor(
+        async () => {
+          await page.reload()
+          await ready(page)
+          await subscription.first().waitFor()
+          return (await subscription.first().getAttribute("data-status")) === "active"
+        },
+        "the subscription listed active",
+        30_000
+      )
+      await expect(subscription.locator('[data-testid="subscription-status"]').textContent()).resolves.toBe(t("subscription_status_active"))
+      await shot("subscription-active")
+      await subscription.getByRole("button", { name: t("subscription_cancel", { name: "Monthly tea box" }) }).click()
+      await page.locator('[data-testid="subscription"][data-status="cancelled"]').waitFor({ timeout: 30_000 })
+      await expect(subscription.locator('[data-testid="subscription-status"]').textContent()).resolves.toBe(t("subscription_status_cancelled"))
+      await shot("subscription-cancelled")
       expect(pageErrors).toEqual([])
     })
   },

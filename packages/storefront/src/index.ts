@@ -20,15 +20,31 @@ export {
 } from "./core/invoice-info.js"
 export { INVOICE_FIELD_MAX, isCitizenCertificate, isMobileBarcode, isValidTaxId } from "./core/invoice-rules.js"
 export { type KitLocale, pickLocale } from "./core/locale.js"
+export {
+  formatTaipeiTime,
+  ORDER_PAYMENT_FIELDS,
+  type OrderPayment,
+  orderPaymentOf,
+  type OrderPaymentState,
+  type OrderWithPayment,
+  type PaymentInstructions,
+} from "./core/order-payment.js"
 export { KIT_ERROR_CODES, TwPaymentError } from "./core/payment-error.js"
-export { type PaymentReturn, type PaymentReturnOptions, returnFromPayment } from "./core/payment-return.js"
+export { failureAddressCode, type PaymentReturn, type PaymentReturnOptions, returnFromPayment } from "./core/payment-return.js"
 export type { PaymentStart } from "./core/payment-start.js"
-export { EMBEDDED_CARD_PROVIDER_ID, HOSTED_CHECKOUT_PROVIDER_ID, isEmbeddedCardProvider, isHostedCheckoutProvider } from "./core/provider-ids.js"
+export { EMBEDDED_CARD_PROVIDER_ID, HOSTED_CHECKOUT_PROVIDER_ID, isEmbeddedCardProvider, isHostedCheckoutProvider, isTwPaymentProvider } from "./core/provider-ids.js"
 export { type SavedCardPaymentInput, type SavedCardPaymentStart, startSavedCardPayment } from "./core/saved-card-payment.js"
 export { type CardBinding, deleteSavedCard, listSavedCards, SAVED_CARD_STATUSES, type SavedCard, type SavedCardStatus, startCardBinding } from "./core/saved-cards.js"
 export type { StoreAnswer } from "./core/store-answer.js"
+export { storeProxy, type StoreProxyOptions } from "./core/store-proxy.js"
 export type { StoreSession } from "./core/store-session.js"
-export { startSubscriptionCheckout, type SubscriptionCheckoutInput, type SubscriptionCheckoutStart } from "./core/subscription-checkout.js"
+export {
+  startSubscriptionCheckout,
+  SUBSCRIPTION_PLAN_METADATA_KEY,
+  type SubscriptionCheckoutInput,
+  type SubscriptionCheckoutStart,
+  subscriptionPlanIdOf,
+} from "./core/subscription-checkout.js"
 export { listSubscriptionPlans, type SubscriptionPlan } from "./core/subscription-plans.js"
 export {
   cancelSubscription,

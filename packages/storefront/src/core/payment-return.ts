@@ -58,3 +58,18 @@ export async function returnFromPayment(sdk: Medusa, cartId: string | null | und
   }
   return completeCart(sdk, cartId, options)
 }
+
+/**
+ * The shopper code of the `payment_error` the hosted page's failure address
+ * carries (`T0001` to `T0005`: the card declines; `V0002`: the page expired).
+ * Anyone can type that address, so it may only choose the words: the return
+ * page uses it to say why when the store's own read found no reason
+ * (`payment_failed`), never to decide what happened.
+ */
+export function failureAddressCode(paymentError: string | null | undefined): string | undefined {
+  const code = (paymentError ?? "").trim().toUpperCase()
+  if (/^T000[1-5]$/.test(code)) {
+    return `card_declined_${code.toLowerCase()}`
+  }
+  return code === "V0002" ? "payment_page_expired" : undefined
+}

@@ -9,3 +9,6 @@ export const EMBEDDED_CARD_PROVIDER_ID = "pp_embedded-card_embedded-card"
 
 export const isHostedCheckoutProvider = (providerId: string): boolean => providerId.startsWith("pp_hosted-checkout_")
 export const isEmbeddedCardProvider = (providerId: string): boolean => providerId.startsWith("pp_embedded-card_")
+
+/** Either provider of the plugin: a region offering one gets the kit's payment step. */
+export const isTwPaymentProvider = (providerId: string): boolean => isHostedCheckoutProvider(providerId) || isEmbeddedCardProvider(providerId)

@@ -56,3 +56,17 @@ export async function startSubscriptionCheckout(sdk: Medusa, cartId: string, inp
   }
   return { next: "redirect", url: session.checkoutUrl, ...(session.expiresAt ? { expiresAt: session.expiresAt } : {}), subscription, sessionId: session.id }
 }
+
+/**
+ * The cart metadata key naming the plan a subscription cart was started on
+ * (the storefront sets it when it puts the plan's variant alone in a new
+ * cart); the store reads only the checkout's `plan_id`, so this is the
+ * storefront's own note for its payment step.
+ */
+export const SUBSCRIPTION_PLAN_METADATA_KEY = "tw_subscription_plan_id"
+
+/** The plan a subscription cart was started on, or undefined for a one-time purchase. */
+export function subscriptionPlanIdOf(cart: { metadata?: Record<string, unknown> | null }): string | undefined {
+  const planId = cart.metadata?.[SUBSCRIPTION_PLAN_METADATA_KEY]
+  return typeof planId === "string" && planId ? planId : undefined
+}

@@ -80,6 +80,20 @@ export interface KitTexts {
   return_no_cart: string
   return_no_payment: string
   return_to_checkout: string
+  /** The whole payment step (`CheckoutPayment`) and the order's payment (`OrderPaymentStatus`). */
+  checkout_payment_not_ready: string
+  subscription_checkout_intro: string
+  order_payment_title: string
+  order_payment_paid: string
+  order_payment_awaiting: string
+  order_payment_authorized: string
+  order_payment_refunded: string
+  order_payment_canceled: string
+  payment_method_card: string
+  payment_method_cvs: string
+  payment_method_atm: string
+  payment_method_linePay: string
+  payment_method_applePay: string
 }
 
 export type KitTextKey = keyof KitTexts

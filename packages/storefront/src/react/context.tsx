@@ -1,6 +1,6 @@
-import type Medusa from "@medusajs/js-sdk"
-import type { ClientHeaders } from "@medusajs/js-sdk"
-import { createContext, type ReactNode, useContext, useMemo } from "react"
+"use client"
+import Medusa, { type ClientHeaders } from "@medusajs/js-sdk"
+import { createContext, type ReactNode, useContext, useEffect, useMemo, useState } from "react"
 import { type KitLocale, pickLocale } from "../core/locale.js"
 import { TwPaymentError } from "../core/payment-error.js"
 import { type ErrorCode, type KitTextKey, messageFor } from "../messages/index.js"
@@ -20,25 +20,63 @@ export interface TwPaymentContextValue {
 const TwPaymentContext = createContext<TwPaymentContextValue | undefined>(undefined)
 
 export interface TwPaymentProviderProps {
-  sdk: Medusa
+  /** The js-sdk client the components call the store with. */
+  sdk?: Medusa
+  /**
+   * Instead of `sdk`: the path where the storefront mounts `storeProxy` (`"/api"` for
+   * `app/api/store/[...path]/route.ts`). The provider then makes its own client for that path of the
+   * page's origin, which sends the storefront's cookies, so a server component can render the provider.
+   */
+  apiPath?: string
   /** Any locale tag (`zh-TW`, `zh-Hant`, `en-US`, …): `pickLocale` makes it the kit's `en` or `zh-TW`. */
   locale?: string
+  /**
+   * A cookie the browser reads the locale from when `locale` is absent: a page prerendered at build
+   * (the official starter's product pages) was rendered without the shopper's language, which the
+   * starter keeps in its `_medusa_locale` cookie. Read after the page has loaded, so the first render
+   * matches the server's.
+   */
+  localeCookie?: string
   headers?: ClientHeaders
   children?: ReactNode
 }
 
+/**
+ * A client for the storefront's own store proxy. Server rendering makes one too, with a stand-in origin:
+ * the components call the store only from effects, in the browser.
+ */
+const proxyClient = (apiPath: string) =>
+  new Medusa({
+    baseUrl: `${typeof window === "undefined" ? "http://localhost" : window.location.origin}${apiPath.replace(/\/+$/, "")}`,
+    // "session": the js-sdk sends cookies (here only to its own origin) and no token of its own.
+    auth: { type: "session", fetchCredentials: "same-origin" },
+  })
+
+/** A cookie's value in the browser, undefined when it is not set. */
+function cookieValue(name: string): string | undefined {
+  const found = document.cookie.split("; ").find((pair) => pair.startsWith(`${name}=`))
+  return found ? decodeURIComponent(found.slice(name.length + 1)) : undefined
+}
+
 /** Holds the sdk client and the language for the components under it. */
-export function TwPaymentProvider({ sdk, locale, headers, children }: TwPaymentProviderProps) {
-  const kitLocale = pickLocale(locale)
+export function TwPaymentProvider({ sdk, apiPath, locale, localeCookie, headers, children }: TwPaymentProviderProps) {
+  const [cookieLocale, setCookieLocale] = useState<string | undefined>(undefined)
+  useEffect(() => {
+    if (!locale && localeCookie) {
+      setCookieLocale(cookieValue(localeCookie))
+    }
+  }, [locale, localeCookie])
+  const kitLocale = pickLocale(locale || cookieLocale)
+  const client = useMemo(() => sdk ?? proxyClient(apiPath ?? "/api"), [sdk, apiPath])
   const value = useMemo<TwPaymentContextValue>(
     () => ({
-      sdk,
+      sdk: client,
       locale: kitLocale,
       ...(headers ? { headers } : {}),
       text: (key, params) => messageFor(key, kitLocale, params),
       errorText: (error) => messageFor(error instanceof TwPaymentError && error.code ? error.code : "generic_error", kitLocale),
     }),
-    [sdk, kitLocale, headers]
+    [client, kitLocale, headers]
   )
   return <TwPaymentContext.Provider value={value}>{children}</TwPaymentContext.Provider>
 }

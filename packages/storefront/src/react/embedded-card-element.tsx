@@ -1,3 +1,4 @@
+"use client"
 import type { HttpTypes } from "@medusajs/types"
 import { useEffect, useId, useRef, useState } from "react"
 import { startEmbeddedCard } from "../core/embedded-card.js"

@@ -1,3 +1,4 @@
+"use client"
 import { useTwPayment } from "./context.js"
 
 export interface ErrorMessageProps {

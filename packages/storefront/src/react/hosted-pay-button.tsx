@@ -1,3 +1,4 @@
+"use client"
 import type { HttpTypes } from "@medusajs/types"
 import type { ReactNode } from "react"
 import { type HostedCheckoutStart, type HostedMethod, startHostedCheckout } from "../core/hosted-checkout.js"

@@ -17,3 +17,7 @@ export { SubscribeButton, type SubscribeButtonProps } from "./subscribe-button.j
 export { PaymentReturnView, type PaymentReturnViewProps } from "./payment-return.js"
 export { SavedCardsSection, type SavedCardsSectionProps } from "./saved-cards-section.js"
 export { SubscriptionsSection, type SubscriptionsSectionProps } from "./subscriptions-section.js"
+export { CheckoutPayment, type CheckoutPaymentProps } from "./checkout-payment.js"
+export { SavedCardPayButton, type SavedCardPayButtonProps } from "./saved-card-pay-button.js"
+export { OrderPaymentStatus, type OrderPaymentStatusProps } from "./order-payment-status.js"
+export { ProductSubscribe, type ProductSubscribeProps } from "./product-subscribe.js"

@@ -1,3 +1,4 @@
+"use client"
 import { type MutableRefObject, useCallback, useId, useRef, useState } from "react"
 import { type InvoiceChoice as Choice, InvoiceChoiceError, invoiceInfoFromChoice } from "../core/invoice-choice.js"
 import type { InvoiceField, InvoiceInfo, InvoiceIssue } from "../core/invoice-info.js"

@@ -1,3 +1,4 @@
+"use client"
 import type { HttpTypes } from "@medusajs/types"
 import { useEffect, useId, useState } from "react"
 import { HOSTED_METHODS, type HostedMethod } from "../core/hosted-checkout.js"

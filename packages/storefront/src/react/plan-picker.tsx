@@ -1,3 +1,4 @@
+"use client"
 import { useEffect, useId, useState } from "react"
 import { listSubscriptionPlans, type SubscriptionPlan } from "../core/subscription-plans.js"
 import { useTwPayment } from "./context.js"
@@ -6,20 +7,26 @@ import { ErrorMessage } from "./error-message.js"
 export interface PlanPickerProps {
   /** The plans of a product's variants, or of one variant. */
   of: { productId: string } | { variantId: string }
+  /** The plans to offer, when the caller has listed them already (nothing is listed then). */
+  plans?: SubscriptionPlan[]
   value?: string
   onChange(plan: SubscriptionPlan): void
   className?: string
 }
 
 /** The active subscription plans as radios: each with its title, interval and number of charges. */
-export function PlanPicker({ of, value, onChange, className }: PlanPickerProps) {
+export function PlanPicker({ of, plans: given, value, onChange, className }: PlanPickerProps) {
   const { sdk, headers, text } = useTwPayment()
   const id = useId()
-  const [plans, setPlans] = useState<SubscriptionPlan[] | undefined>(undefined)
+  const [listed, setPlans] = useState<SubscriptionPlan[] | undefined>(undefined)
+  const plans = given ?? listed
   const [error, setError] = useState<unknown>(undefined)
   const key = "productId" in of ? `p:${of.productId}` : `v:${of.variantId}`
 
   useEffect(() => {
+    if (given) {
+      return
+    }
     let current = true
     listSubscriptionPlans(sdk, of, headers).then(
       (found) => current && setPlans(found),
@@ -29,7 +36,7 @@ export function PlanPicker({ of, value, onChange, className }: PlanPickerProps) 
       current = false
     }
     // `of` is compared by its key, so an inline object does not reload the plans.
-  }, [sdk, headers, key])
+  }, [sdk, headers, key, given])
 
   const termsOf = (plan: SubscriptionPlan) =>
     `${plan.interval_months === 1 ? text("plan_every_month") : text("plan_every_months", { months: String(plan.interval_months) })}, ${

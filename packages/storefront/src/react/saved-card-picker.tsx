@@ -1,13 +1,12 @@
+"use client"
 import type { HttpTypes } from "@medusajs/types"
 import { useEffect, useId, useState } from "react"
-import { type CartCompletion, completeCart } from "../core/cart-completion.js"
-import { TwPaymentError } from "../core/payment-error.js"
-import { startSavedCardPayment } from "../core/saved-card-payment.js"
+import type { CartCompletion } from "../core/cart-completion.js"
 import { listSavedCards, type SavedCard } from "../core/saved-cards.js"
-import { useBusyAction } from "./busy-action.js"
 import { useTwPayment } from "./context.js"
 import { ErrorMessage } from "./error-message.js"
-import { invoiceFrom, type InvoiceSource } from "./invoice-source.js"
+import type { InvoiceSource } from "./invoice-source.js"
+import { SavedCardPayButton } from "./saved-card-pay-button.js"
 import { savedCardName } from "./saved-card-name.js"
 
 export interface SavedCardPickerProps {
@@ -22,16 +21,16 @@ export interface SavedCardPickerProps {
 }
 
 /**
- * The customer's active saved cards as radios and "Pay with this card": a
- * session naming the card (`startSavedCardPayment`), then the completion
- * that charges it (`completeCart`), without leaving the store.
+ * The customer's active saved cards as radios and "Pay with this card"
+ * (`SavedCardPayButton`): a session naming the card, then the completion
+ * that charges it, without leaving the store.
  */
 export function SavedCardPicker({ cart, customerId, invoice, providerId, onCompleted, className }: SavedCardPickerProps) {
   const { sdk, headers, text } = useTwPayment()
   const id = useId()
   const [cards, setCards] = useState<SavedCard[] | undefined>(undefined)
   const [chosen, setChosen] = useState<string | undefined>(undefined)
-  const { busy, error, setError, run } = useBusyAction()
+  const [error, setError] = useState<unknown>(undefined)
 
   useEffect(() => {
     listSavedCards(sdk, headers).then((found) => {
@@ -39,25 +38,10 @@ export function SavedCardPicker({ cart, customerId, invoice, providerId, onCompl
       setCards(active)
       setChosen((current) => current ?? active[0]?.id)
     }, setError)
-  }, [sdk, headers, setError])
-
-  const pay = () => {
-    const checked = invoiceFrom(invoice)
-    if (checked === false || !chosen) {
-      return
-    }
-    void run(async () => {
-      await startSavedCardPayment(sdk, cart, { savedCardId: chosen, customerId, ...(checked ? { invoice: checked } : {}), ...(providerId ? { providerId } : {}) }, headers)
-      const completion = await completeCart(sdk, cart.id, { ...(headers ? { headers } : {}) })
-      if (completion.kind === "declined") {
-        setError(new TwPaymentError(completion.message, { code: completion.code }))
-      }
-      onCompleted(completion)
-    })
-  }
+  }, [sdk, headers])
 
   return (
-    <fieldset className={className} data-testid="saved-card-picker" aria-busy={cards === undefined || busy}>
+    <fieldset className={className} data-testid="saved-card-picker" aria-busy={cards === undefined && error === undefined}>
       <legend>{text("saved_card_picker_legend")}</legend>
       {cards === undefined && error === undefined ? <p role="status">{text("loading")}</p> : null}
       {cards?.length === 0 ? <p>{text("saved_cards_empty")}</p> : null}
@@ -67,9 +51,7 @@ export function SavedCardPicker({ cart, customerId, invoice, providerId, onCompl
           <label htmlFor={`${id}-${card.id}`}>{savedCardName(card, text)}</label>
         </div>
       ))}
-      <button type="button" onClick={pay} disabled={busy || !chosen} aria-busy={busy}>
-        {busy ? text("busy") : text("saved_card_pay")}
-      </button>
+      <SavedCardPayButton cart={cart} customerId={customerId} savedCardId={chosen} invoice={invoice} providerId={providerId} onCompleted={onCompleted} />
       <ErrorMessage error={error} />
     </fieldset>
   )

@@ -1,3 +1,4 @@
+"use client"
 import { useCallback, useEffect, useState } from "react"
 import { type CardBinding, deleteSavedCard, listSavedCards, type SavedCard, startCardBinding } from "../core/saved-cards.js"
 import { assignLocation, useBusyAction } from "./busy-action.js"

@@ -1,3 +1,4 @@
+"use client"
 import type { ReactNode } from "react"
 import { type CartCompletion, completeCart } from "../core/cart-completion.js"
 import { startSubscriptionCheckout, type SubscriptionCheckoutStart } from "../core/subscription-checkout.js"

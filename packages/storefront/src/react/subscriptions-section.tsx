@@ -1,3 +1,4 @@
+"use client"
 import { useCallback, useEffect, useState } from "react"
 import { cancelSubscription, isCancellable, listSubscriptions, type Subscription } from "../core/subscriptions.js"
 import { useBusyAction } from "./busy-action.js"

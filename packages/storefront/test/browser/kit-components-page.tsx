@@ -3,7 +3,7 @@
  * integration-tests/browser/kit-components.spec.ts (bundled by
  * integration-tests/browser/kit-page.ts with esbuild, mounted with react-dom/client), against the
  * demo store through the test's server. The path names the language and the
- * piece: /kit/{en|zh-TW}/{checkout|card|return|account}.
+ * piece: /kit/{en|zh-TW}/{checkout|card|return|account|saved-card|subscribe}.
  */
 import Medusa from "@medusajs/js-sdk"
 import type { HttpTypes } from "@medusajs/types"
@@ -16,7 +16,10 @@ import {
   PaymentOptions,
   type PaymentOption,
   PaymentReturnView,
+  PlanPicker,
+  SavedCardPicker,
   SavedCardsSection,
+  SubscribeButton,
   SubscriptionsSection,
   TwPaymentProvider,
   useInvoiceChoice,
@@ -30,14 +33,18 @@ document.documentElement.lang = locale
 
 const ready = () => document.body.setAttribute("data-ready", "")
 
-/** A cart of one Bubble Tea Kit with the demo shopper's address and home delivery: what a checkout has before its payment step. */
-async function checkoutCart(): Promise<HttpTypes.StoreCart> {
+/**
+ * A cart of one `title` with the demo shopper's address and home delivery: what a checkout has before its
+ * payment step (the logged-in customer's, when the sdk holds a token).
+ */
+async function checkoutCart(title = "Bubble Tea Kit", customer = false): Promise<HttpTypes.StoreCart> {
   const { regions } = await sdk.store.region.list({ fields: "id,*countries" })
   const region = regions.find((r) => r.countries?.some((c) => c.iso_2 === "tw")) ?? regions[0]!
   const { products } = await sdk.store.product.list({ region_id: region.id, fields: "id,title,*variants" })
-  const product = products.find((p) => p.title === "Bubble Tea Kit") ?? products[0]!
+  const product = products.find((p) => p.title === title) ?? products[0]!
   const address = { first_name: "Mei", last_name: "Lin", phone: "0912345678", postal_code: "110", city: "Taipei City", address_1: "No. 7, Section 5, Xinyi Road", country_code: "tw" }
-  let { cart } = await sdk.store.cart.create({ region_id: region.id, email: "mei.lin@example.test", shipping_address: address, billing_address: address })
+  // A customer's cart takes the customer's own email.
+  let { cart } = await sdk.store.cart.create({ region_id: region.id, ...(customer ? {} : { email: "mei.lin@example.test" }), shipping_address: address, billing_address: address })
   ;({ cart } = await sdk.store.cart.createLineItem(cart.id, { variant_id: product.variants![0]!.id, quantity: 1 }))
   const { shipping_options } = await sdk.store.fulfillment.listCartOptions({ cart_id: cart.id })
   const delivery = shipping_options.find((o) => /Home delivery/.test(o.name)) ?? shipping_options[0]!
@@ -108,7 +115,58 @@ function Account() {
   )
 }
 
-const PIECES: Record<string, () => JSX.Element | null> = { checkout: Checkout, card: Card, return: Return, account: Account }
+/** The logged-in customer's saved cards at checkout: the picker pays with the chosen one without leaving the page. */
+function SavedCardCheckout() {
+  const [cart, setCart] = useState<HttpTypes.StoreCart>()
+  const [customerId, setCustomerId] = useState<string>()
+  const [result, setResult] = useState<string>()
+  useEffect(() => {
+    Promise.all([checkoutCart("Bubble Tea Kit", true), sdk.store.customer.retrieve()]).then(([made, { customer }]) => {
+      setCart(made)
+      setCustomerId(customer.id)
+    }, (error: unknown) => console.error(error))
+  }, [])
+  useEffect(() => {
+    if (cart) {
+      ready()
+    }
+  }, [cart])
+  if (!cart || !customerId) {
+    return null
+  }
+  return (
+    <main>
+      <SavedCardPicker cart={cart} customerId={customerId} onCompleted={(completion) => setResult(completion.kind === "order" ? `order ${completion.order.display_id}` : completion.kind)} />
+      {result ? <p data-testid="saved-card-result">{result}</p> : null}
+    </main>
+  )
+}
+
+/** A subscription checkout: the plans of the monthly box, and the button that sends the shopper to the service's recurring page. */
+function Subscribe() {
+  const [cart, setCart] = useState<HttpTypes.StoreCart>()
+  const [planId, setPlanId] = useState<string>()
+  useEffect(() => {
+    checkoutCart("Tea of the Month Box", true).then(setCart, (error: unknown) => console.error(error))
+  }, [])
+  useEffect(() => {
+    if (cart) {
+      ready()
+    }
+  }, [cart])
+  const variantId = cart?.items?.[0]?.variant_id
+  if (!cart || !variantId) {
+    return null
+  }
+  return (
+    <main>
+      <PlanPicker of={{ variantId }} value={planId} onChange={(plan) => setPlanId(plan.id)} />
+      <SubscribeButton cartId={cart.id} planId={planId} returnPath={`/kit/${locale}/return`} />
+    </main>
+  )
+}
+
+const PIECES: Record<string, () => JSX.Element | null> = { checkout: Checkout, card: Card, return: Return, account: Account, "saved-card": SavedCardCheckout, subscribe: Subscribe }
 const Piece = PIECES[piece] ?? Checkout
 
 createRoot(document.getElementById("root")!).render(
