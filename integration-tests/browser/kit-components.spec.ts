@@ -71,7 +71,8 @@ async function logIn(page: Page, email: string) {
  * bind one through the service's page, list it and delete it; the saved-card
  * picker pays with one without leaving the page; the plan picker and subscribe
  * button start a subscription on the service's recurring page, and the
- * account's subscriptions list it and cancel it.
+ * account's subscriptions list it and cancel it; the product page's offer, the
+ * whole payment step, and the order's payment block.
  */
 storeTestRunner({
   inApp: true,
@@ -332,6 +333,40 @@ storeTestRunner({
       await page.locator('[data-testid="subscription"][data-status="cancelled"]').waitFor({ timeout: 30_000 })
       await expect(subscription.locator('[data-testid="subscription-status"]').textContent()).resolves.toBe(t("subscription_status_cancelled"))
       await shot("subscription-cancelled")
+      expect(pageErrors).toEqual([])
+    })
+
+    it.each(LOCALES)("%s: the product page's subscription offer, the whole payment step paying on the hosted page, and the order's payment block", async (locale) => {
+      const t = (code: string, params?: Record<string, string>) => messageFor(code, locale, params)
+      const shot = await screenshots(page, `kit-step-${locale}`)
+      await page.goto(`${site.url}/kit/${locale}/product`)
+      await ready(page)
+      const offer = page.locator('[data-testid="product-subscribe"]')
+      await offer.waitFor()
+      await offer.getByRole("button", { name: t("subscribe") }).click()
+      await expect(page.locator('[data-testid="chosen-plan"]').textContent()).resolves.toBe("Monthly tea box")
+      await shot("plan-offered")
+
+      await page.goto(`${site.url}/kit/${locale}/step`)
+      await ready(page)
+      const cartId = await page.evaluate(() => localStorage.getItem("kit_test_cart_id"))
+      await page.getByLabel(t("option_hosted_card"), { exact: true }).check()
+      await page.getByRole("button", { name: t("pay_hosted") }).click()
+      await page.waitForURL((url) => url.href.startsWith(`${env.sandbox.checkoutHost}/checkout/`))
+      await page.waitForSelector("#payment-form")
+      await submitCard(page, shot, SUCCESS_CARD)
+      await page.waitForURL(`${site.url}/kit/${locale}/return`, { timeout: 30_000 })
+      await page.locator('[data-testid="payment-return"][data-state="order"]').waitFor({ timeout: 30_000 })
+      const order = await orderOfCart(getContainer(), cartId!)
+      expect(order).toBeDefined()
+
+      await page.goto(`${site.url}/kit/${locale}/order?id=${order!.id}`)
+      await ready(page)
+      const block = page.locator('[data-testid="order-payment"]')
+      await expect(block.getAttribute("data-state")).resolves.toBe("paid")
+      await expect(block.locator("h2").textContent()).resolves.toBe(t("order_payment_title"))
+      await expect(block.locator('[data-testid="order-payment-state"]').textContent()).resolves.toBe(`${t("order_payment_paid")} · ${t("payment_method_card")}`)
+      await shot("order-paid")
       expect(pageErrors).toEqual([])
     })
   },

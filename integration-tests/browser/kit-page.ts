@@ -58,7 +58,7 @@ export async function startKitPage(options: { port: number; backendUrl: string; 
     if (pathname === "/kit-assets/page.js") {
       return send(res, 200, "text/javascript; charset=utf-8", script)
     }
-    if (/^\/kit\/(en|zh-TW)\/(checkout|card|return|account|saved-card|subscribe)$/.test(pathname)) {
+    if (/^\/kit\/(en|zh-TW)\/(checkout|card|return|account|saved-card|subscribe|step|order|product)$/.test(pathname)) {
       return send(res, 200, "text/html; charset=utf-8", page)
     }
     return send(res, 404, "text/plain", "not found")

@@ -3,20 +3,24 @@
  * integration-tests/browser/kit-components.spec.ts (bundled by
  * integration-tests/browser/kit-page.ts with esbuild, mounted with react-dom/client), against the
  * demo store through the test's server. The path names the language and the
- * piece: /kit/{en|zh-TW}/{checkout|card|return|account|saved-card|subscribe}.
+ * piece: /kit/{en|zh-TW}/{checkout|card|return|account|saved-card|subscribe|step|order|product}.
  */
 import Medusa from "@medusajs/js-sdk"
 import type { HttpTypes } from "@medusajs/types"
 import { StrictMode, useEffect, useState } from "react"
 import { createRoot } from "react-dom/client"
+import { ORDER_PAYMENT_FIELDS, type OrderWithPayment } from "../../src/index.js"
 import {
+  CheckoutPayment,
   EmbeddedCardElement,
   HostedPayButton,
   InvoiceChoice,
+  OrderPaymentStatus,
   PaymentOptions,
   type PaymentOption,
   PaymentReturnView,
   PlanPicker,
+  ProductSubscribe,
   SavedCardPicker,
   SavedCardsSection,
   SubscribeButton,
@@ -166,7 +170,56 @@ function Subscribe() {
   )
 }
 
-const PIECES: Record<string, () => JSX.Element | null> = { checkout: Checkout, card: Card, return: Return, account: Account, "saved-card": SavedCardCheckout, subscribe: Subscribe }
+/** The whole payment step in one component, as the official starter's guide uses it. */
+function Step() {
+  const [cart, setCart] = useState<HttpTypes.StoreCart>()
+  useEffect(() => {
+    checkoutCart().then(setCart, (error: unknown) => console.error(error))
+  }, [])
+  useEffect(() => {
+    if (cart) {
+      ready()
+    }
+  }, [cart])
+  return cart ? <CheckoutPayment cart={cart} onOrder={() => undefined} returnPath={`/kit/${locale}/return`} /> : null
+}
+
+/** The payment block of an order's confirmation: /kit/{locale}/order?id=order_… */
+function Order() {
+  const [order, setOrder] = useState<OrderWithPayment>()
+  useEffect(() => {
+    const id = new URLSearchParams(window.location.search).get("id") ?? ""
+    sdk.store.order.retrieve(id, { fields: ORDER_PAYMENT_FIELDS }).then(({ order: found }) => setOrder(found as OrderWithPayment), (error: unknown) => console.error(error))
+  }, [])
+  useEffect(() => {
+    if (order) {
+      ready()
+    }
+  }, [order])
+  return order ? <OrderPaymentStatus order={order} /> : null
+}
+
+/** A product page's subscription offer for the monthly box; the plan chosen is shown instead of a server action. */
+function Product() {
+  const [productId, setProductId] = useState<string>()
+  const [chosen, setChosen] = useState<string>()
+  useEffect(() => {
+    sdk.store.product.list({ handle: "tea-of-the-month", fields: "id" }).then(({ products }) => setProductId(products[0]!.id), (error: unknown) => console.error(error))
+  }, [])
+  useEffect(() => {
+    if (productId) {
+      ready()
+    }
+  }, [productId])
+  return productId ? (
+    <main>
+      <ProductSubscribe productId={productId} onSubscribe={(plan) => setChosen(plan.title)} />
+      {chosen ? <p data-testid="chosen-plan">{chosen}</p> : null}
+    </main>
+  ) : null
+}
+
+const PIECES: Record<string, () => JSX.Element | null> = { checkout: Checkout, card: Card, return: Return, account: Account, "saved-card": SavedCardCheckout, subscribe: Subscribe, step: Step, order: Order, product: Product }
 const Piece = PIECES[piece] ?? Checkout
 
 createRoot(document.getElementById("root")!).render(
