@@ -8,7 +8,10 @@ import {
   capturedOrder,
   card,
   completeCart,
+  confirmCard,
   control,
+  EMBEDDED_PROVIDER_ID,
+  EMBEDDED_PROVIDER_KEY,
   HOOK_PATH,
   orderOfCart,
   payPage,
@@ -202,6 +205,31 @@ storeTestRunner({
       expect(stored.payment ?? null).toBeNull()
       expect(stored.data?.attestation ?? null).toBeNull()
       expect((await control(env.sandbox, "GET", `/transactions/${session.data.transactionId}`)).status).toBe("refunded")
+    })
+
+    it("money given back never becomes a captured order with the card form either: a fully refunded intent still reads succeeded, and its completion is refused (I2)", async () => {
+      const { cartId, inventoryItemId } = await stockedCart(1)
+      const { session } = await startPayment(api, store, cartId, {}, EMBEDDED_PROVIDER_ID)
+      const inventory = getContainer().resolve(Modules.INVENTORY)
+      const setStock = async (quantity: number) => {
+        const levels = await inventory.listInventoryLevels({ inventory_item_id: inventoryItemId })
+        await inventory.updateInventoryLevels(levels.map((level) => ({ inventory_item_id: inventoryItemId, location_id: level.location_id, stocked_quantity: quantity })))
+      }
+      await setStock(0)
+      await confirmCard(env.sandbox, session.data.clientSecret, SUCCESS_CARD)
+      // The webhook, as the pipeline runs it: the store cannot place the order, so the money goes back.
+      await processTwPaymentWorkflow(getContainer()).run({ input: { provider: EMBEDDED_PROVIDER_KEY, serviceId: session.data.paymentIntentId } }).catch(() => undefined)
+      const refunds = async () =>
+        ((await control(env.sandbox, "GET", "/refunds")).refunds as Array<{ paymentIntentId: string; amount: number }>).filter((r) => r.paymentIntentId === session.data.paymentIntentId)
+      await waitFor(async () => (await refunds()).length > 0, "the refund of the payment the store cannot fulfil")
+
+      await setStock(5)
+      const completed = await completeCart(api, store, cartId)
+      expect(completed.data.type).not.toBe("order")
+      expect(await orderOfCart(getContainer(), cartId)).toBeUndefined()
+      const [stored] = await getContainer().resolve(Modules.PAYMENT).listPaymentSessions({ id: session.id }, { relations: ["payment"] })
+      expect(stored.payment ?? null).toBeNull()
+      expect((await refunds()).map((r) => r.amount)).toEqual([session.data.amount])
     })
 
     it("a subscription whose first order cannot be placed (out of stock) is refunded and ended at the service too: no later period is charged (I3)", async () => {

@@ -12,7 +12,7 @@ import type {
   RetrievePaymentOutput,
   WebhookActionResult,
 } from "@medusajs/framework/types"
-import { AbstractPaymentProvider, MedusaError, PaymentActions, type PaymentSessionStatus } from "@medusajs/framework/utils"
+import { AbstractPaymentProvider, MedusaError, PaymentActions, PaymentSessionStatus } from "@medusajs/framework/utils"
 import type { PaymentApi, PaymentObservation } from "./payment-api"
 import { SHOPPER_ERROR } from "./shopper-error-codes"
 
@@ -51,6 +51,13 @@ export abstract class TwPaymentProvider<
   protected abstract sessionStatus(status: string): PaymentSessionStatus
   /** What a fresh read means for the store. */
   protected abstract observe(record: TRecord): PaymentObservation
+  /**
+   * Money of a paid read that went back already (the store could not place the order): such a payment
+   * never authorizes. Only for providers whose status stays paid after a refund (embedded intents).
+   */
+  protected moneyReturned(_record: TRecord): boolean {
+    return false
+  }
   /** Cancels at the service what can be cancelled of an unpaid payment; returns the updated data. */
   protected abstract releaseUnpaid(data: Record<string, unknown> | undefined, record: TRecord): Promise<Record<string, unknown>>
 
@@ -76,6 +83,9 @@ export abstract class TwPaymentProvider<
       return { status: sealed, data }
     }
     const record = await this.retrieveChecked(session)
+    if (this.moneyReturned(record)) {
+      return { status: PaymentSessionStatus.CANCELED, data: this.withFacts(data, record) }
+    }
     return { status: this.sessionStatus(this.observe(record).status), data: this.withFacts(data, record) }
   }
 

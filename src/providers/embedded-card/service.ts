@@ -73,8 +73,9 @@ export class EmbeddedCardProviderService extends TwPaymentProvider<EmbeddedCardO
   /** Intents are captured when they succeed; capturing only confirms it. */
   async capturePayment({ data }: CapturePaymentInput): Promise<CapturePaymentOutput> {
     const intent = await this.retrieveChecked(readSessionData(data))
-    if (intent.status !== "succeeded") {
-      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Cannot capture: payment intent ${intent.id} is ${intent.status}.`)
+    if (intent.status !== "succeeded" || this.moneyReturned(intent)) {
+      const refunded = this.moneyReturned(intent) ? ` with ${intent.amount - intent.amountRefundable} TWD refunded` : ""
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Cannot capture: payment intent ${intent.id} is ${intent.status}${refunded}.`)
     }
     return { data: this.withFacts(data, intent) }
   }
@@ -199,6 +200,11 @@ export class EmbeddedCardProviderService extends TwPaymentProvider<EmbeddedCardO
 
   protected sessionStatus(status: string) {
     return SESSION_STATUS[status as PaymentIntentStatus]
+  }
+
+  /** A succeeded intent keeps its status when refunded: what is left to refund tells. */
+  protected override moneyReturned(intent: PaymentIntent): boolean {
+    return intent.status === "succeeded" && intent.amountRefundable < intent.amount
   }
 
   protected observe(intent: PaymentIntent): PaymentObservation {
