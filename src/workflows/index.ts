@@ -7,3 +7,4 @@ export { processTwSubscriptionWorkflow, processTwSubscriptionWorkflowId, type Su
 export { createTwRenewalOrderWorkflow, createTwRenewalOrderWorkflowId, type CreateTwRenewalOrderInput } from "./subscriptions/create-tw-renewal-order"
 export { cancelTwSubscriptionWorkflow, cancelTwSubscriptionWorkflowId, type CancelTwSubscriptionInput } from "./subscriptions/cancel-subscription"
 export { refundTwCancelledOrderWorkflow, refundTwCancelledOrderWorkflowId } from "./refund-cancelled-order"
+export { finishTwRecordedRefundWorkflow, finishTwRecordedRefundWorkflowId } from "./finish-recorded-refund"
