@@ -3,7 +3,7 @@ import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { Page } from "playwright-core"
 import { control, REFUSED_CARD, SUCCESS_CARD, useSandbox, waitFor } from "../helpers/hosted-store"
 import { screenshots } from "./screenshots"
-import { checkoutToPayment, chooseInvoice, confirmationPage, fillCart, type InvoiceEntry, pageReady, payOnHostedPage, submitCard } from "./shopper"
+import { checkoutToPayment, chooseInvoice, confirmationPage, fillCart, type InvoiceEntry, logInNewCustomer, pageReady, payOnHostedPage, submitCard } from "./shopper"
 import { reserveStorefront, useStorefrontShopper } from "./storefront-session"
 import { storeTestRunner } from "../helpers/store-runner"
 
@@ -131,25 +131,7 @@ storeTestRunner({
       await shopper.page.goto(shopper.site.url)
       await pageReady(shopper.page)
       // A customer account, logged in the way the js-sdk keeps it (its token in localStorage), through the storefront's origin.
-      const customerId = await shopper.page.evaluate(async (key) => {
-        const post = async (path: string, body: unknown, token?: string) => {
-          const res = await fetch(path, {
-            method: "POST",
-            headers: { "content-type": "application/json", "x-publishable-api-key": key, ...(token ? { authorization: `Bearer ${token}` } : {}) },
-            body: JSON.stringify(body),
-          })
-          if (!res.ok) {
-            throw new Error(`${path}: ${res.status} ${await res.text()}`)
-          }
-          return res.json()
-        }
-        const login = { email: "chen.ya@example.test", password: "tea-lover-2026" }
-        const { token: registration } = await post("/auth/customer/emailpass/register", login)
-        const { customer } = await post("/store/customers", { email: login.email, first_name: "Ya", last_name: "Chen" }, registration)
-        const { token } = await post("/auth/customer/emailpass", login)
-        localStorage.setItem("medusa_auth_token", token)
-        return customer.id as string
-      }, shopper.publishableKey)
+      const customerId = await logInNewCustomer(shopper.page, shopper.publishableKey, { email: "chen.ya@example.test", password: "tea-lover-2026", first_name: "Ya", last_name: "Chen" })
 
       const company = { invoiceType: "company", buyerIdentifier: "10458574", buyerName: "Taipei Tea Co." }
       const { tx } = await paidWithInvoice({ kind: "company", taxId: "10458574", name: "Taipei Tea Co." }, "Oolong Tea, 150 g")

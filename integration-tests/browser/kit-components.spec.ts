@@ -9,7 +9,7 @@ import { storeTestRunner } from "../helpers/store-runner"
 import { cardFrame } from "./card-form"
 import { type KitPageHandle, startKitPage } from "./kit-page"
 import { screenshots } from "./screenshots"
-import { submitCard } from "./shopper"
+import { logInNewCustomer, pageReady as ready, submitCard } from "./shopper"
 import { reserveStorefront } from "./storefront-session"
 
 jest.setTimeout(300_000)
@@ -34,33 +34,7 @@ async function orderOfCart(container: MedusaContainer, cartId: string) {
   return data[0] as { id: string; display_id: number; payment_collections: Array<{ payments: Array<{ captured_at: unknown; data: Record<string, unknown>; payment_session_id: string }> }> }
 }
 
-const ready = (page: Page) => page.waitForSelector("body[data-ready]", { state: "attached" })
 
-/** A new customer account, logged in the way the js-sdk keeps it (its token in localStorage). */
-async function logIn(page: Page, email: string) {
-  await page.evaluate(
-    async ({ email }) => {
-      const key = (JSON.parse(document.getElementById("kit-config")!.textContent!) as { publishableKey: string }).publishableKey
-      const post = async (path: string, body: unknown, token?: string) => {
-        const res = await fetch(path, {
-          method: "POST",
-          headers: { "content-type": "application/json", "x-publishable-api-key": key, ...(token ? { authorization: `Bearer ${token}` } : {}) },
-          body: JSON.stringify(body),
-        })
-        if (!res.ok) {
-          throw new Error(`${path}: ${res.status} ${await res.text()}`)
-        }
-        return res.json()
-      }
-      const login = { email, password: "kit-components-1" }
-      const { token: registration } = await post("/auth/customer/emailpass/register", login)
-      await post("/store/customers", { email, first_name: "Mei", last_name: "Lin" }, registration)
-      const { token } = await post("/auth/customer/emailpass", login)
-      localStorage.setItem("medusa_auth_token", token)
-    },
-    { email }
-  )
-}
 
 /**
  * The kit's React components (medusa-payment-tw-storefront/react) rendered in
@@ -224,7 +198,7 @@ storeTestRunner({
       const shot = await screenshots(page, `kit-account-${locale}`)
       await page.goto(`${site.url}/kit/${locale}/account`)
       await ready(page)
-      await logIn(page, `kit-${locale.toLowerCase()}@example.test`)
+      await logInNewCustomer(page, publishableKey, { email: `kit-${locale.toLowerCase()}@example.test`, password: "kit-components-1", first_name: "Mei", last_name: "Lin" })
       await page.reload()
       await ready(page)
 
@@ -264,7 +238,7 @@ storeTestRunner({
       const shot = await screenshots(page, `kit-subscribe-${locale}`)
       await page.goto(`${site.url}/kit/${locale}/account`)
       await ready(page)
-      await logIn(page, `kit-subscriber-${locale.toLowerCase()}@example.test`)
+      await logInNewCustomer(page, publishableKey, { email: `kit-subscriber-${locale.toLowerCase()}@example.test`, password: "kit-components-1", first_name: "Mei", last_name: "Lin" })
       await page.reload()
       await ready(page)
 

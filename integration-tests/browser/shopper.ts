@@ -18,6 +18,35 @@ export const SHOPPER = {
 
 export const pageReady = (page: Page) => page.waitForSelector("body[data-ready]", { state: "attached" })
 
+/**
+ * A new customer account, registered and logged in through the page's origin the way the js-sdk keeps a
+ * login (its token in localStorage); answers the customer's id.
+ */
+export async function logInNewCustomer(page: Page, publishableKey: string, account: { email: string; password: string; first_name: string; last_name: string }): Promise<string> {
+  return page.evaluate(
+    async ({ key, account }) => {
+      const post = async (path: string, body: unknown, token?: string) => {
+        const res = await fetch(path, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-publishable-api-key": key, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+          body: JSON.stringify(body),
+        })
+        if (!res.ok) {
+          throw new Error(`${path}: ${res.status} ${await res.text()}`)
+        }
+        return res.json()
+      }
+      const login = { email: account.email, password: account.password }
+      const { token: registration } = await post("/auth/customer/emailpass/register", login)
+      const { customer } = await post("/store/customers", { email: account.email, first_name: account.first_name, last_name: account.last_name }, registration)
+      const { token } = await post("/auth/customer/emailpass", login)
+      localStorage.setItem("medusa_auth_token", token)
+      return customer.id as string
+    },
+    { key: publishableKey, account }
+  )
+}
+
 /** From the product list to a cart holding `quantity` of the product. */
 export async function fillCart(page: Page, shot: Shot, storefrontUrl: string, product: string, quantity: number) {
   await page.goto(storefrontUrl)

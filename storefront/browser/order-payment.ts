@@ -1,12 +1,8 @@
 import type { HttpTypes } from "@medusajs/types"
-import { hostedSessionOf, isEmbeddedCardProvider, isHostedCheckoutProvider } from "medusa-payment-tw-storefront"
+import { isEmbeddedCardProvider, orderPaymentOf, orderPaymentState, type OrderPaymentState, type OrderWithPayment, type PaymentInstructions } from "medusa-payment-tw-storefront"
 
-/** What the shopper needs to pay a convenience-store code or a virtual account. */
-export type PaymentInstructions =
-  | { kind: "cvs"; storeName: string; code: string; payBefore: string }
-  | { kind: "atm"; bankName: string; bankCode: string; account: string; payBefore: string }
-
-export type PaymentState = "paid" | "awaiting" | "authorized" | "refunded" | "canceled"
+export type { PaymentInstructions }
+export type PaymentState = OrderPaymentState
 
 export interface OrderPayment {
   state: PaymentState
@@ -36,61 +32,21 @@ const STATE_LABELS: Record<PaymentState, string> = {
 /** Order fields the confirmation page asks for: the payment status and the payment sessions with their data. */
 export const ORDER_PAYMENT_FIELDS = "+payment_status,*payment_collections,*payment_collections.payment_sessions"
 
-function stateOf(order: HttpTypes.StoreOrder): PaymentState {
-  if (order.status === "canceled") {
-    return "canceled"
-  }
-  switch (order.payment_status) {
-    case "captured":
-      return "paid"
-    case "refunded":
-    case "partially_refunded":
-      return "refunded"
-    case "canceled":
-      return "canceled"
-    case "authorized":
-      return "authorized"
-    default:
-      return "awaiting"
-  }
-}
-
-function instructionsOf(info: unknown): PaymentInstructions | undefined {
-  if (!info || typeof info !== "object") {
-    return undefined
-  }
-  const fields = info as Record<string, unknown>
-  const text = (name: string) => (typeof fields[name] === "string" ? (fields[name] as string) : "")
-  if (text("code")) {
-    return { kind: "cvs", storeName: text("cvsName"), code: text("code"), payBefore: text("expiredAt") }
-  }
-  if (text("account")) {
-    return { kind: "atm", bankName: text("bankName"), bankCode: text("bankCode"), account: text("account"), payBefore: text("expiredAt") }
-  }
-  return undefined
-}
-
 /**
- * The order's payment as the shopper should see it: Medusa's payment status,
- * and from the payment session's public data the method and, for the hosted
- * page while unpaid, the convenience-store code or virtual account with its
- * deadline. The embedded card form only ever takes cards.
+ * The order's payment as the shopper should see it (the kit's `orderPaymentOf`), with this storefront's
+ * English labels. The embedded card form only ever takes cards.
  */
 export function describeOrderPayment(order: HttpTypes.StoreOrder): OrderPayment {
-  const state = stateOf(order)
-  const sessions = (order.payment_collections ?? []).flatMap((collection) => collection.payment_sessions ?? [])
-  const session = sessions.filter((s) => isHostedCheckoutProvider(s.provider_id) || isEmbeddedCardProvider(s.provider_id)).at(-1)
-  if (session && isEmbeddedCardProvider(session.provider_id)) {
-    // Awaiting, for a card, means the service accepted the card and is still processing the payment.
-    const explanation = state === "awaiting" ? "The payment service is still processing your card payment. We ship your order once it is confirmed." : undefined
-    return { state, label: STATE_LABELS[state], method: METHOD_LABELS.card, explanation }
-  }
-  const hosted = session ? hostedSessionOf([session]) : undefined
-  const method = hosted?.paymentMethod ? (METHOD_LABELS[hosted.paymentMethod] ?? hosted.paymentMethod) : undefined
+  const withPayment = order as unknown as OrderWithPayment
+  const payment = orderPaymentOf(withPayment)
+  const state = payment?.state ?? orderPaymentState(withPayment)
+  // Awaiting, for a card, means the service accepted the card and is still processing the payment.
+  const processing = !!payment && isEmbeddedCardProvider(payment.providerId) && state === "awaiting"
   return {
     state,
     label: STATE_LABELS[state],
-    method,
-    instructions: state === "awaiting" ? instructionsOf(hosted?.paymentInfo) : undefined,
+    method: payment?.method ? (METHOD_LABELS[payment.method] ?? payment.method) : undefined,
+    explanation: processing ? "The payment service is still processing your card payment. We ship your order once it is confirmed." : undefined,
+    instructions: payment?.instructions,
   }
 }

@@ -25,6 +25,7 @@ export {
   ORDER_PAYMENT_FIELDS,
   type OrderPayment,
   orderPaymentOf,
+  orderPaymentState,
   type OrderPaymentState,
   type OrderWithPayment,
   type PaymentInstructions,

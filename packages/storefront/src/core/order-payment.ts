@@ -30,7 +30,8 @@ export interface OrderWithPayment {
   payment_collections?: ReadonlyArray<{ payment_sessions?: ReadonlyArray<StoreSession & { amount?: number | null }> | null }> | null
 }
 
-function stateOf(order: OrderWithPayment): OrderPaymentState {
+/** The order's payment state from Medusa's own fields, whichever provider took it. */
+export function orderPaymentState(order: OrderWithPayment): OrderPaymentState {
   if (order.status === "canceled") {
     return "canceled"
   }
@@ -78,7 +79,7 @@ export function orderPaymentOf(order: OrderWithPayment): OrderPayment | undefine
   if (!session) {
     return undefined
   }
-  const state = stateOf(order)
+  const state = orderPaymentState(order)
   const base = { state, providerId: session.provider_id, amount: Number(session.amount ?? 0) }
   if (isEmbeddedCardProvider(session.provider_id)) {
     return { ...base, method: "card" }

@@ -36,6 +36,13 @@ const [, , locale = "en", piece = "checkout"] = window.location.pathname.split("
 document.documentElement.lang = locale
 
 const ready = () => document.body.setAttribute("data-ready", "")
+/** Marks the page ready once `value` (what the piece loads first) is there. */
+const useReadyWhen = (value: unknown) =>
+  useEffect(() => {
+    if (value) {
+      ready()
+    }
+  }, [value])
 
 /**
  * A cart of one `title` with the demo shopper's address and home delivery: what a checkout has before its
@@ -64,11 +71,7 @@ function Checkout() {
   useEffect(() => {
     checkoutCart().then(setCart, (error: unknown) => console.error(error))
   }, [])
-  useEffect(() => {
-    if (cart) {
-      ready()
-    }
-  }, [cart])
+  useReadyWhen(cart)
   if (!cart) {
     return null
   }
@@ -87,11 +90,7 @@ function Card() {
   useEffect(() => {
     checkoutCart().then(setCart, (error: unknown) => console.error(error))
   }, [])
-  useEffect(() => {
-    if (cart) {
-      ready()
-    }
-  }, [cart])
+  useReadyWhen(cart)
   return cart ? <EmbeddedCardElement cart={cart} returnPath={`/kit/${locale}/return`} /> : null
 }
 
@@ -130,11 +129,7 @@ function SavedCardCheckout() {
       setCustomerId(customer.id)
     }, (error: unknown) => console.error(error))
   }, [])
-  useEffect(() => {
-    if (cart) {
-      ready()
-    }
-  }, [cart])
+  useReadyWhen(cart)
   if (!cart || !customerId) {
     return null
   }
@@ -153,11 +148,7 @@ function Subscribe() {
   useEffect(() => {
     checkoutCart("Tea of the Month Box", true).then(setCart, (error: unknown) => console.error(error))
   }, [])
-  useEffect(() => {
-    if (cart) {
-      ready()
-    }
-  }, [cart])
+  useReadyWhen(cart)
   const variantId = cart?.items?.[0]?.variant_id
   if (!cart || !variantId) {
     return null
@@ -176,11 +167,7 @@ function Step() {
   useEffect(() => {
     checkoutCart().then(setCart, (error: unknown) => console.error(error))
   }, [])
-  useEffect(() => {
-    if (cart) {
-      ready()
-    }
-  }, [cart])
+  useReadyWhen(cart)
   return cart ? <CheckoutPayment cart={cart} onOrder={() => undefined} returnPath={`/kit/${locale}/return`} /> : null
 }
 
@@ -191,11 +178,7 @@ function Order() {
     const id = new URLSearchParams(window.location.search).get("id") ?? ""
     sdk.store.order.retrieve(id, { fields: ORDER_PAYMENT_FIELDS }).then(({ order: found }) => setOrder(found as OrderWithPayment), (error: unknown) => console.error(error))
   }, [])
-  useEffect(() => {
-    if (order) {
-      ready()
-    }
-  }, [order])
+  useReadyWhen(order)
   return order ? <OrderPaymentStatus order={order} /> : null
 }
 
@@ -206,11 +189,7 @@ function Product() {
   useEffect(() => {
     sdk.store.product.list({ handle: "tea-of-the-month", fields: "id" }).then(({ products }) => setProductId(products[0]!.id), (error: unknown) => console.error(error))
   }, [])
-  useEffect(() => {
-    if (productId) {
-      ready()
-    }
-  }, [productId])
+  useReadyWhen(productId)
   return productId ? (
     <main>
       <ProductSubscribe productId={productId} onSubscribe={(plan) => setChosen(plan.title)} />
