@@ -41,6 +41,11 @@ export interface PhaseResult {
   statements?: StatementsInPhase
   /** Seconds; burst: from the transaction's paidAt to the order's created_at; baseline: the complete call. */
   latency: { p50?: number; p95?: number }
+  /**
+   * The checkout before the payment, per cart: cart, items, addresses, shipping and the payment session
+   * (`SETUP_CONCURRENCY` carts at once). A store pays it for every order too; the scaling model adds it.
+   */
+  setup: { carts: number; cpuByMode: Record<string, number>; postgres: number; redis: number; balancer: number }
 }
 
 export interface BurstResult extends PhaseResult {
@@ -89,6 +94,11 @@ function cpuSince(store: BenchStore, before: ReturnType<typeof cpuCounters>) {
   }
 }
 
+function setupCost(store: BenchStore, before: ReturnType<typeof cpuCounters>, carts: number): PhaseResult["setup"] {
+  const { cpuByMode, otherCpu } = cpuSince(store, before)
+  return { carts, cpuByMode, postgres: otherCpu.postgres, redis: otherCpu.redis, balancer: otherCpu.balancer }
+}
+
 async function inBatches<T, R>(items: T[], concurrency: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
   const limit = pLimit(concurrency)
   return Promise.all(items.map((item, index) => limit(() => work(item, index))))
@@ -135,6 +145,7 @@ export interface BurstOptions {
 
 export async function burstPhase(store: BenchStore, { k, deadlineSeconds, idleSeconds, say }: BurstOptions): Promise<BurstResult> {
   say(`burst: setting up ${k} carts with a hosted-checkout session each`)
+  const setupBefore = cpuCounters(store)
   const sessions = await inBatches(Array.from({ length: k }), SETUP_CONCURRENCY, async (_, index) => {
     const cartId = await createCart(store, `burst-${index}@example.test`)
     const session = await startSession(store, cartId, HOSTED_PROVIDER)
@@ -145,6 +156,7 @@ export async function burstPhase(store: BenchStore, { k, deadlineSeconds, idleSe
     await openPage(checkoutUrl)
     return { cartId, transactionId: String(session.data.transactionId), checkoutUrl }
   })
+  const setup = setupCost(store, setupBefore, k)
   const cartIds = sessions.map((s) => s.cartId)
   // What the processes burn doing nothing (pollers, schedulers), to read the per-order figures against.
   const idleFrom = store.cpuSeconds()
@@ -222,16 +234,19 @@ export async function burstPhase(store: BenchStore, { k, deadlineSeconds, idleSe
     idleCpuPerSecond,
     statements,
     lockWaits,
+    setup,
   }
 }
 
 export async function baselinePhase(store: BenchStore, { k, concurrency, say }: { k: number; concurrency: number; say: (line: string) => void }): Promise<PhaseResult> {
   say(`baseline: setting up ${k} carts with a ${SYSTEM_PROVIDER} session each`)
+  const setupBefore = cpuCounters(store)
   const carts = await inBatches(Array.from({ length: k }), SETUP_CONCURRENCY, async (_, index) => {
     const cartId = await createCart(store, `baseline-${index}@example.test`)
     await startSession(store, cartId, SYSTEM_PROVIDER)
     return cartId
   })
+  const setup = setupCost(store, setupBefore, k)
   const deletedBefore = await deletedOrders(store)
   const logsFrom = store.logs.length
   const statementsBefore = await store.statements?.()
@@ -270,5 +285,6 @@ export async function baselinePhase(store: BenchStore, { k, concurrency, say }: 
     latency: { p50: percentile(durations, 50), p95: percentile(durations, 95) },
     statements,
     lockWaits,
+    setup,
   }
 }

@@ -31,9 +31,9 @@ const OTHER_PARTS: Record<keyof PhaseResult["otherCpu"], string> = { postgres: "
 const kindOf = (role: string) => role.replace(/-\d+$/, "")
 
 /** Medusa CPU seconds per kind of process (shared, server, worker), with how many of that kind ran. */
-function cpuByKind(phase: PhaseResult): Map<string, { seconds: number; count: number }> {
+function cpuByKind({ cpuByMode }: Pick<PhaseResult, "cpuByMode">): Map<string, { seconds: number; count: number }> {
   const kinds = new Map<string, { seconds: number; count: number }>()
-  for (const [role, seconds] of Object.entries(phase.cpuByMode)) {
+  for (const [role, seconds] of Object.entries(cpuByMode)) {
     const kind = kinds.get(kindOf(role)) ?? { seconds: 0, count: 0 }
     kinds.set(kindOf(role), { seconds: kind.seconds + seconds, count: kind.count + 1 })
   }
@@ -46,6 +46,7 @@ export function readsPerNotification(burst: BurstResult) {
 }
 
 const cpuPerOrder = (phase: PhaseResult) => ratio(phase.cpuSeconds, phase.ordersCreated)
+const setupPerCart = ({ setup }: PhaseResult) => ratio(Object.values(setup.cpuByMode).reduce((a, b) => a + b, 0), setup.carts)
 const statementsPerOrder = (phase: PhaseResult) => ratio(phase.statements?.total ?? Number.NaN, phase.ordersCreated)
 const postgresMsPerStatement = (phase: PhaseResult) => ratio(phase.otherCpu.postgres * 1000, phase.statements?.total ?? Number.NaN)
 const cpuRatio = ({ burst, baseline }: Round) => ratio(cpuPerOrder(burst), cpuPerOrder(baseline))
@@ -79,13 +80,14 @@ function memoryGrowth(rounds: Round[]): string[] {
   return Object.keys(first).map((role) => {
     const growth = ratio(last[role] - first[role], first[role])
     const each = rounds.map((round) => fmt(round.memory.after[role], 0)).join(" → ")
-    return `${mark(growth <= TARGETS.afterRoundRssGrowth)} ${role}: RSS after each round ${each} MB (${growth >= 0 ? "+" : ""}${fmt(growth * 100, 1)}% from round 1; target ≤ +${TARGETS.afterRoundRssGrowth * 100}%)`
+    const heaps = rounds.map((round) => (round.memory.liveHeap[role] === undefined ? "?" : fmt(round.memory.liveHeap[role]!, 0))).join(" → ")
+    return `${mark(growth <= TARGETS.afterRoundRssGrowth)} ${role}: RSS after each round ${each} MB (${growth >= 0 ? "+" : ""}${fmt(growth * 100, 1)}% from round 1; target ≤ +${TARGETS.afterRoundRssGrowth * 100}%); live heap after a full GC ${heaps} MB`
   })
 }
 
-function memoryTable({ before, peak, after }: RoundMemory): string {
-  const rows = Object.keys(before).map((role) => [role, fmt(before[role], 0), fmt(peak[role], 0), fmt(after[role], 0)])
-  return textTable(["RSS (MB)", "before the burst", "peak", "after the idle wait"], rows)
+function memoryTable({ before, peak, after, liveHeap }: RoundMemory): string {
+  const rows = Object.keys(before).map((role) => [role, fmt(before[role], 0), fmt(peak[role], 0), fmt(after[role], 0), liveHeap[role] === undefined ? "?" : fmt(liveHeap[role]!, 0)])
+  return textTable(["RSS (MB)", "before the burst", "peak", "after the idle wait", "live heap after a full GC"], rows)
 }
 
 function roundReport(profile: string, round: Round, label: string, settings: string): string {
@@ -130,6 +132,14 @@ function roundReport(profile: string, round: Round, label: string, settings: str
     ["error lines in the Medusa logs", String(burst.logs.errorLines.length), String(baseline.logs.errorLines.length), ""],
     ["orders/s", fmt(burst.ordersPerSecond), fmt(baseline.ordersPerSecond), `${fmt(ratio(burst.ordersPerSecond, baseline.ordersPerSecond))}x`],
     ["phase wall time (s)", fmt(burst.wallSeconds, 1), fmt(baseline.wallSeconds, 1), ""],
+    ["checkout before the payment, Medusa CPU s per cart", fmt(setupPerCart(burst), 3), fmt(setupPerCart(baseline), 3), ""],
+    ...[...cpuByKind(burst.setup)].map(([kind, { seconds, count }]) => [
+      `  per cart, ${count} ${kind} process${count > 1 ? "es" : ""}`,
+      fmt(ratio(seconds, burst.setup.carts), 3),
+      fmt(ratio(cpuByKind(baseline.setup).get(kind)?.seconds ?? Number.NaN, baseline.setup.carts), 3),
+      "",
+    ]),
+    ["  PostgreSQL CPU s per cart", fmt(ratio(burst.setup.postgres, burst.setup.carts), 3), fmt(ratio(baseline.setup.postgres, baseline.setup.carts), 3), ""],
   ]
   const targets = [
     `${mark(burst.ordersCreated === burst.k && burst.cartsWithoutOrder === 0 && burst.cartsWithSeveralOrders === 0)} every paid cart has exactly one order (${burst.ordersCreated}/${burst.paid} paid)`,

@@ -140,7 +140,7 @@ async function runProfile(profile: Profile, postgres: Postgres, dir: string): Pr
       const baseline = await baselinePhase(store, { k: K, concurrency: CONCURRENCY, say: sayRound })
       sayRound(`idle for ${MEMORY_IDLE} s before reading memory`)
       await sleep(MEMORY_IDLE * 1000)
-      rounds.push({ burst, baseline, memory: memory.finish() })
+      rounds.push({ burst, baseline, memory: await memory.finish() })
     }
     return { profile, rounds, bootSeconds }
   } finally {

@@ -1,5 +1,6 @@
 // Resident memory of the Medusa processes over a burst round: before, at its peak and after the idle wait.
 import { execFileSync } from "node:child_process"
+import { liveHeapMb } from "./heap-after-gc"
 import { treeStats } from "./process-cpu"
 
 const PAGE_BYTES = (() => {
@@ -21,11 +22,13 @@ export interface RoundMemory {
   before: Record<string, number>
   peak: Record<string, number>
   after: Record<string, number>
+  /** MB of V8 heap still in use after a forced full collection, read after `after` (undefined: inspector not reached). */
+  liveHeap: Record<string, number | undefined>
 }
 
 /**
  * Samples every process's RSS each second from now until `finish`, which takes
- * the "after" reading: call it once the round's idle wait is over.
+ * the "after" reading and then each process's live heap: call it once the round's idle wait is over.
  */
 export function watchMemory(processes: () => Array<{ role: string; pid: number }>) {
   const read = () => Object.fromEntries(processes().map((p) => [p.role, treeRssMb(p.pid)]))
@@ -37,13 +40,18 @@ export function watchMemory(processes: () => Array<{ role: string; pid: number }
     }
   }, SAMPLE_MS)
   return {
-    finish(): RoundMemory {
+    async finish(): Promise<RoundMemory> {
       clearInterval(timer)
       const after = read()
       for (const [role, mb] of Object.entries(after)) {
         peak[role] = Math.max(peak[role] ?? 0, mb)
       }
-      return { before, peak, after }
+      const liveHeap: Record<string, number | undefined> = {}
+      // One at a time: each opens the inspector on the same port.
+      for (const { role, pid } of processes()) {
+        liveHeap[role] = await liveHeapMb(pid).catch(() => undefined)
+      }
+      return { before, peak, after, liveHeap }
     },
   }
 }
