@@ -522,6 +522,53 @@ medusaIntegrationTestRunner({
       expect(await detail(data.subscription.id)).toMatchObject({ status: "cancelled", service_subscription_id: expect.stringMatching(/^S/) })
     })
 
+    /** A subscription checkout opened and left on its page; cancelled by the customer first when `cancel`. */
+    async function openCheckout(email: string, variantId: string, planId: string, { cancel }: { cancel: boolean }) {
+      const headers = await customer(email)
+      const { data: created } = await api.post("/store/carts", { region_id: store.regionId }, { headers })
+      await api.post(`/store/carts/${created.cart.id}/line-items`, { variant_id: variantId, quantity: 1 }, { headers })
+      const { data } = await api.post(`/store/carts/${created.cart.id}/tw-subscription`, { plan_id: planId }, { headers })
+      if (cancel) {
+        await api.post(`/store/customers/me/tw-subscriptions/${data.subscription.id}/cancel`, {}, { headers })
+      }
+      return { subscriptionId: data.subscription.id as string, session: data.payment_session as { id: string; data: { checkoutUrl: string; transactionId: string } } }
+    }
+
+    /** Both pages paid at once with every charge notification lost, then both reconciliations: each service subscription fits both checkouts. */
+    async function payTogetherUnheard(checkouts: Array<{ session: { data: { checkoutUrl: string } } }>) {
+      await control(env.sandbox, "POST", "/faults", { kind: "drop", purpose: "charge", count: 1000 })
+      await Promise.all(checkouts.map(({ session }) => payPage(session.data.checkoutUrl, card(SUCCESS_CARD))))
+      await settle()
+      await reconcileTwPayments(getContainer(), { force: true })
+      await reconcileTwSubscriptions(getContainer(), { force: true })
+      await control(env.sandbox, "DELETE", "/faults")
+    }
+
+    it("two checkouts of one plan cancelled before their pages, both paid within a second, every notification lost: both refunded and both service subscriptions cancelled (I3)", async () => {
+      const { variantId, planId } = await productWithPlan({ title: "Monthly", kind: "monthly" }, 1236)
+      const checkouts = [
+        await openCheckout("twin-a@example.test", variantId, planId, { cancel: true }),
+        await openCheckout("twin-b@example.test", variantId, planId, { cancel: true }),
+      ]
+      await payTogetherUnheard(checkouts)
+      for (const { subscriptionId, session } of checkouts) {
+        expect((await control(env.sandbox, "GET", `/transactions/${session.data.transactionId}`)).status).toBe("refunded")
+        expect((await serviceSubscriptionsOf(session.id)).map((s) => s.status)).toEqual(["cancelled"])
+        expect(await detail(subscriptionId)).toMatchObject({ status: "cancelled", first_order_id: null })
+      }
+    })
+
+    it("the same with one of the two checkouts live: neither service subscription is cancelled, since either may be the live one's", async () => {
+      const { variantId, planId } = await productWithPlan({ title: "Monthly", kind: "monthly" }, 1237)
+      const live = await openCheckout("twin-live@example.test", variantId, planId, { cancel: false })
+      const ended = await openCheckout("twin-ended@example.test", variantId, planId, { cancel: true })
+      await payTogetherUnheard([live, ended])
+      expect((await control(env.sandbox, "GET", `/transactions/${ended.session.data.transactionId}`)).status).toBe("refunded")
+      expect((await serviceSubscriptionsOf(live.session.id)).map((s) => s.status)).toEqual(["active"])
+      expect((await serviceSubscriptionsOf(ended.session.id)).map((s) => s.status)).toEqual(["active"])
+      expect(await detail(live.subscriptionId)).toMatchObject({ status: "active", service_subscription_id: null })
+    })
+
     it("an active subscription whose notifications were all lost can still be cancelled at once: its S number is found in the service's list", async () => {
       const { variantId, planId } = await productWithPlan({ title: "Monthly", kind: "monthly" }, 1235)
       const headers = await customer("cancel-unnumbered@example.test")

@@ -5,11 +5,10 @@ import { untrusted } from "../lib/log"
 import { TW_SUBSCRIPTION_MODULE, type TwSubscriptionModuleService } from "../modules/tw-subscription"
 import { pluginProviders } from "../workflows/plugin-providers"
 import { processTwSubscriptionWorkflow } from "../workflows/subscriptions/process-tw-subscription"
+import { CHECKOUT_OPEN_MS } from "../workflows/subscriptions/subscription-state"
 
 /** Statuses the service can still change. */
 const LIVE = ["pending_first_charge", "active", "retrying"]
-/** A checkout page lives 5 minutes (plus 3-D Secure's 10): a pending subscription older than this never starts. */
-const PENDING_FOR_MS = 60 * 60_000
 /** Each run of the workflow reads the service twice (the subscription and its transactions). */
 const READS_PER_RUN = 2
 
@@ -46,8 +45,8 @@ export default async function reconcileTwSubscriptions(container: MedusaContaine
           { status: LIVE },
           { status: "cancelled", next_charge_at: { $ne: null } },
           // Cancelled before the store knew its page was paid: the page may have started a subscription at the service.
-          { status: "cancelled", service_subscription_id: null, payment_session_id: { $ne: null }, created_at: { $gte: new Date(now.getTime() - PENDING_FOR_MS) } },
-          { status: "pending", payment_session_id: { $ne: null }, created_at: { $gte: new Date(now.getTime() - PENDING_FOR_MS) } },
+          { status: "cancelled", service_subscription_id: null, payment_session_id: { $ne: null }, created_at: { $gte: new Date(now.getTime() - CHECKOUT_OPEN_MS) } },
+          { status: "pending", payment_session_id: { $ne: null }, created_at: { $gte: new Date(now.getTime() - CHECKOUT_OPEN_MS) } },
         ],
       },
       { take: budget, order: { updated_at: "ASC" }, select: ["id"] }

@@ -146,6 +146,7 @@ export const processTwSubscriptionWorkflow = createWorkflow(processTwSubscriptio
       subscriptionId: loaded.subscription.id,
       providerKey: loaded.subscription.provider_key,
       hid: read?.hid ?? null,
+      strays: read?.strays ?? [],
       reason: recorded?.cancelReason ?? null,
     }))
     return endTwSubscriptionAtServiceStep(target)

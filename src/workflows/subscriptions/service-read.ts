@@ -20,6 +20,13 @@ export interface ServiceRead {
   subscription?: Subscription
   /** The checkout's transactions (its `orderId`), of this merchant and checkout only. */
   transactions: Transaction[]
+  /**
+   * Without an S number, for an ended checkout: every subscription still charging that fits it when
+   * several do (checkouts of one plan paid within seconds, every notification lost) and each of the
+   * store's checkouts they could belong to has ended too. Which is whose cannot be told; none may go on
+   * charging, so each is cancelled.
+   */
+  strays?: string[]
 }
 
 /** A notification's S number is a hint: it is kept only when the subscription read fits the checkout. */
@@ -80,22 +87,21 @@ const LISTED_STARTED_WITHIN_MS = 5_000
 const STILL_CHARGING = new Set<Subscription["status"]>(["pending", "trialing", "active", "retrying"])
 
 /**
- * The S number of a checkout no notification named (all of them lost), from
- * the service's list: the one subscription still charging that fits the
- * checkout (its amount, interval, number of periods, started within 5 s
- * of its first period's payment) and that no other subscription of the store
- * holds. None, or more
- * than one, is no answer: the next notification of a period names it.
+ * For a checkout no notification named (all of them lost), the service's
+ * subscriptions still charging that fit it (its amount, interval, number of
+ * periods, started within 5 s of its first period's payment) and that no
+ * other subscription of the store holds. One is its S number; none, or
+ * more than one, is no answer: the next notification of a period names it.
  */
-export async function findInServiceList(
+export async function fittingInServiceList(
   api: HostedCheckoutApi,
   ref: SubscriptionRef,
   transactions: Transaction[],
   heldElsewhere: (hid: string) => Promise<boolean>,
   logger: Logger
-): Promise<Subscription | undefined> {
+): Promise<Subscription[]> {
   if (firstPaidAt(transactions) === undefined) {
-    return undefined
+    return []
   }
   const fitting: Subscription[] = []
   let read = 0
@@ -108,7 +114,7 @@ export async function findInServiceList(
       break
     }
   }
-  return fitting.length === 1 ? fitting[0] : undefined
+  return fitting
 }
 
 const firstPaidAt = (transactions: Transaction[]) => transactions.map((tx) => Date.parse(tx.paidAt ?? "")).filter((t) => !Number.isNaN(t)).sort()[0]

@@ -18,6 +18,9 @@ import type { PeriodState, SubscriptionState } from "../../modules/tw-subscripti
  */
 
 /** Transaction statuses of money that was taken (a refund later does not undo the period). */
+/** A checkout page lives 5 minutes (plus 3-D Secure's 10): a checkout older than this never starts a subscription. */
+export const CHECKOUT_OPEN_MS = 60 * 60_000
+
 const EVER_PAID = new Set(["charged", "claimed", "authorized", "refunding", "refunded", "refundedPostPayout"])
 
 export interface ObservedPeriod {

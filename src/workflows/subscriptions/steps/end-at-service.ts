@@ -7,17 +7,23 @@ export interface EndAtServiceInput {
   subscriptionId: string
   providerKey: string
   hid: string | null
+  /** Without an S number: the service's subscriptions that can only be ended checkouts' (`ServiceRead.strays`). */
+  strays: string[]
   reason: string | null
 }
 
 /** The store ended the subscription but the service's still charges: cancelled there. The service cannot undo a cancel; nothing to compensate. */
-export const endTwSubscriptionAtServiceStep = createStep("end-tw-subscription-at-service", async ({ subscriptionId, providerKey, hid, reason }: EndAtServiceInput, { container }) => {
-  if (!hid) {
-    return new StepResponse({ failed: [] as number[] })
-  }
+export const endTwSubscriptionAtServiceStep = createStep("end-tw-subscription-at-service", async ({ subscriptionId, providerKey, hid, strays, reason }: EndAtServiceInput, { container }) => {
+  const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
   const failed = await settlePeriod(container, subscriptionId, 1, async () => {
-    await cancelAtService(container, providerKey, hid, reason ?? undefined)
-    container.resolve(ContainerRegistrationKeys.LOGGER).warn(`medusa-payment-tw: cancelled subscription ${hid} at the service: ${subscriptionId} had ended in the store`)
+    for (const target of hid ? [hid] : strays) {
+      await cancelAtService(container, providerKey, target, reason ?? undefined)
+      logger.warn(
+        hid
+          ? `medusa-payment-tw: cancelled subscription ${target} at the service: ${subscriptionId} had ended in the store`
+          : `medusa-payment-tw: cancelled subscription ${target} at the service: it fits ${subscriptionId} and only other ended checkouts, all of which had ended in the store`
+      )
+    }
   })
   return new StepResponse({ failed })
 })
