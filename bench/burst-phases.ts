@@ -99,6 +99,19 @@ function setupCost(store: BenchStore, before: ReturnType<typeof cpuCounters>, ca
   return { carts, cpuByMode, postgres: otherCpu.postgres, redis: otherCpu.redis, balancer: otherCpu.balancer }
 }
 
+async function captureInAdmin(store: BenchStore, cartIds: string[], { concurrency, admin, say }: { concurrency: number; admin: Record<string, string>; say: (line: string) => void }) {
+  const payments = await store.sql<{ id: string }>(
+    `select p.id from cart_payment_collection cpc join payment p on p.payment_collection_id = cpc.payment_collection_id
+      where cpc.cart_id = any($1) and cpc.deleted_at is null and p.deleted_at is null and p.captured_at is null`,
+    [cartIds]
+  )
+  say(`baseline: the merchant captures ${payments.length} payments in the admin, ${concurrency} at a time`)
+  const cpuBefore = cpuCounters(store)
+  const answers = await inBatches(payments, concurrency, async ({ id }) => (await store.api("POST", `/admin/payments/${id}/capture`, {}, { headers: admin, allowError: true })).status)
+  const { cpuSeconds } = cpuSince(store, cpuBefore)
+  return { captured: answers.filter((status) => status === 200).length, cpuSeconds }
+}
+
 async function inBatches<T, R>(items: T[], concurrency: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
   const limit = pLimit(concurrency)
   return Promise.all(items.map((item, index) => limit(() => work(item, index))))
@@ -238,7 +251,18 @@ export async function burstPhase(store: BenchStore, { k, deadlineSeconds, idleSe
   }
 }
 
-export async function baselinePhase(store: BenchStore, { k, concurrency, say }: { k: number; concurrency: number; say: (line: string) => void }): Promise<PhaseResult> {
+export interface BaselineResult extends PhaseResult {
+  /**
+   * The merchant then capturing each order's payment in the admin (`POST /admin/payments/:id/capture`,
+   * `concurrency` at once): a system-provider order is paid only then, a hosted card order at once.
+   */
+  capture: { captured: number; cpuSeconds: number }
+}
+
+export async function baselinePhase(
+  store: BenchStore,
+  { k, concurrency, admin, say }: { k: number; concurrency: number; admin: Record<string, string>; say: (line: string) => void }
+): Promise<BaselineResult> {
   say(`baseline: setting up ${k} carts with a ${SYSTEM_PROVIDER} session each`)
   const setupBefore = cpuCounters(store)
   const carts = await inBatches(Array.from({ length: k }), SETUP_CONCURRENCY, async (_, index) => {
@@ -273,7 +297,9 @@ export async function baselinePhase(store: BenchStore, { k, concurrency, say }: 
   for (const { count, example } of commonMessages(refusals)) {
     say(`baseline: ${count} complete calls answered without an order: ${example}`)
   }
+  const capture = await captureInAdmin(store, carts, { concurrency, admin, say })
   return {
+    capture,
     k,
     ...orderCounts(carts, orders),
     ordersDeleted: (await deletedOrders(store)) - deletedBefore,

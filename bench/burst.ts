@@ -92,7 +92,7 @@ if (!["burst", "renewals"].includes(values.scenario!)) {
   process.exit(2)
 }
 const RENEWALS = values.scenario === "renewals"
-/** Plans are made in the admin (renewals only). */
+/** Plans are made in the admin (renewals); the baseline's payments are captured there. */
 const ADMIN = { email: "bench-admin@example.test", password: "bench-admin-password-1" }
 const profiles: Profile[] = values.profile === "all" ? [...PROFILES] : values.profile === "both" ? ["default", "production"] : [values.profile as Profile]
 const started = Date.now()
@@ -110,24 +110,24 @@ async function runProfile(profile: Profile, postgres: Postgres, dir: string): Pr
       TW_RECONCILIATION: values.reconciliation,
       TW_PAYMENT_COMPLETION_CONCURRENCY: String(process.env.TW_PAYMENT_COMPLETION_CONCURRENCY ?? 2),
     },
-    ...(RENEWALS ? { admin: ADMIN } : {}),
+    admin: ADMIN,
     say,
   })
   try {
+    const { data } = await requestJson<{ token: string }>(
+      `${store.url}/auth/user/emailpass`,
+      { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(ADMIN) },
+      "admin login"
+    )
+    const admin = { authorization: `Bearer ${data.token}` }
     if (RENEWALS) {
-      const { data } = await requestJson<{ token: string }>(
-        `${store.url}/auth/user/emailpass`,
-        { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(ADMIN) },
-        "admin login"
-      )
-      const admin = { authorization: `Bearer ${data.token}` }
       return { profile, renewals: await renewalPhase(store, { k: K, deadlineSeconds: DEADLINE, idleSeconds: IDLE, admin, say }) }
     }
     const bootSeconds = Math.max(...store.processes().map((p) => p.bootMs)) / 1000
     if (WARMUP) {
       const warm = [
         await burstPhase(store, { k: WARMUP, deadlineSeconds: DEADLINE, idleSeconds: IDLE, say: (line) => say(`warm-up ${line}`) }),
-        await baselinePhase(store, { k: WARMUP, concurrency: CONCURRENCY, say: (line) => say(`warm-up ${line}`) }),
+        await baselinePhase(store, { k: WARMUP, concurrency: CONCURRENCY, admin, say: (line) => say(`warm-up ${line}`) }),
       ]
       const perOrder = warm.map((phase) => (phase.cpuSeconds / Math.max(1, phase.ordersCreated)).toFixed(3))
       say(`warm-up: ${warm.map((phase) => phase.ordersCreated).join(" and ")} of ${WARMUP} orders, Medusa CPU s per order ${perOrder.join(" (hosted) and ")} (system)`)
@@ -137,7 +137,7 @@ async function runProfile(profile: Profile, postgres: Postgres, dir: string): Pr
       const sayRound = ROUNDS > 1 ? (line: string) => say(`round ${round}: ${line}`) : say
       const memory = watchMemory(store.processes)
       const burst = await burstPhase(store, { k: K, deadlineSeconds: DEADLINE, idleSeconds: IDLE, say: sayRound })
-      const baseline = await baselinePhase(store, { k: K, concurrency: CONCURRENCY, say: sayRound })
+      const baseline = await baselinePhase(store, { k: K, concurrency: CONCURRENCY, admin, say: sayRound })
       sayRound(`idle for ${MEMORY_IDLE} s before reading memory`)
       await sleep(MEMORY_IDLE * 1000)
       rounds.push({ burst, baseline, memory: await memory.finish() })
