@@ -94,6 +94,8 @@ export interface BenchStore {
   statements?(): Promise<StatementCounts>
   /** Store API call with the publishable key (and `headers`); throws HarnessError on an HTTP error unless `allowError`. */
   api<T = Record<string, unknown>>(method: string, path: string, body?: unknown, options?: { allowError?: boolean; headers?: Record<string, string> }): Promise<{ status: number; data: T }>
+  /** `medusa exec <script> [args]` against the store's database and Redis, in `server` mode; its stdout. */
+  exec(script: string, args?: string[]): Promise<string>
   /** A control API call on the sandbox (`/_sandbox` + path). */
   control<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<T>
   /** CPU seconds used so far by the Medusa process trees (see process-cpu.ts). */
@@ -115,9 +117,9 @@ export interface BenchStore {
 
 const run = promisify(execFile)
 
-async function medusaCommand(args: string[], env: NodeJS.ProcessEnv) {
+async function medusaCommand(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
   try {
-    await run(process.execPath, ["node_modules/@medusajs/cli/cli.js", ...args], { env, maxBuffer: 64 * 1024 * 1024 })
+    return (await run(process.execPath, ["node_modules/@medusajs/cli/cli.js", ...args], { env, maxBuffer: 64 * 1024 * 1024 })).stdout
   } catch (error) {
     const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string }
     throw new HarnessError(`medusa ${args[0]} failed:\n${(stdout + stderr).split("\n").slice(-30).join("\n")}`)
@@ -284,6 +286,7 @@ export async function startBenchStore(options: BenchStoreOptions): Promise<Bench
       sql,
       statements: postgres.statementStats ? () => statementCounts(pool, harnessStatements) : undefined,
       api,
+      exec: (script, args = []) => medusaCommand(["exec", script, ...args], setupEnv),
       control,
       cpuSeconds: () => treeCpuSeconds(medusa.list().map((p) => p.pid)),
       cpuByMode: () => Object.fromEntries(medusa.list().map((p: Member) => [p.role, treeCpuSeconds([p.pid])])),
