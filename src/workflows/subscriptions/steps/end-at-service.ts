@@ -21,7 +21,7 @@ export const endTwSubscriptionAtServiceStep = createStep("end-tw-subscription-at
       logger.warn(
         hid
           ? `medusa-payment-tw: cancelled subscription ${target} at the service: ${subscriptionId} had ended in the store`
-          : `medusa-payment-tw: cancelled subscription ${target} at the service: it fits ${subscriptionId} and only other ended checkouts, all of which had ended in the store`
+          : `medusa-payment-tw: cancelled subscription ${target} at the service: it belongs to one of several ended checkouts, ${subscriptionId} among them, and no notification said which`
       )
     }
   })
