@@ -184,7 +184,10 @@ export async function startBenchStore(options: BenchStoreOptions): Promise<Bench
     undo.push(() => sandbox.close())
     let redis: RedisHandle | undefined
     if (profile !== "default") {
-      redis = await startRedis({ dir: join(options.dir, `redis-${profile}`) })
+      // Persistent, as a production Redis must be: Medusa keeps every scheduled job (the reconciliation
+      // among them) as a BullMQ repeatable job in it, and a Redis that came back empty runs none of them
+      // until a worker restarts (chaos N=1000 on the cluster profile, 2026-11-26).
+      redis = await startRedis({ dir: join(options.dir, `redis-${profile}`), persistent: true })
       undo.push(() => redis!.stop())
       say(`redis-server on ${redis.port ? `port ${redis.port}` : "REDIS_URL"}`)
     }
