@@ -534,7 +534,7 @@ medusaIntegrationTestRunner({
       return { subscriptionId: data.subscription.id as string, session: data.payment_session as { id: string; data: { checkoutUrl: string; transactionId: string } } }
     }
 
-    /** Both pages paid at once with every charge notification lost, then both reconciliations: each service subscription fits both checkouts. */
+    /** Both pages paid at once with every charge notification lost, then both reconciliations: each service subscription fits both checkouts, and starts as near to either payment. */
     async function payTogetherUnheard(checkouts: Array<{ session: { data: { checkoutUrl: string } } }>) {
       await control(env.sandbox, "POST", "/faults", { kind: "drop", purpose: "charge", count: 1000 })
       await Promise.all(checkouts.map(({ session }) => payPage(session.data.checkoutUrl, card(SUCCESS_CARD))))
@@ -558,15 +558,24 @@ medusaIntegrationTestRunner({
       }
     })
 
-    it("the same with one of the two checkouts live: neither service subscription is cancelled, since either may be the live one's", async () => {
+    it("the same with one of the two checkouts live, paid a second apart: only the ended checkout's service subscription is cancelled, told apart by whose payment its start is nearest (I3)", async () => {
       const { variantId, planId } = await productWithPlan({ title: "Monthly", kind: "monthly" }, 1237)
       const live = await openCheckout("twin-live@example.test", variantId, planId, { cancel: false })
       const ended = await openCheckout("twin-ended@example.test", variantId, planId, { cancel: true })
-      await payTogetherUnheard([live, ended])
+      await control(env.sandbox, "POST", "/faults", { kind: "drop", purpose: "charge", count: 1000 })
+      await payPage(live.session.data.checkoutUrl, card(SUCCESS_CARD))
+      await new Promise((resolve) => setTimeout(resolve, 1_000))
+      await payPage(ended.session.data.checkoutUrl, card(SUCCESS_CARD))
+      await settle()
+      await reconcileTwPayments(getContainer(), { force: true })
+      await reconcileTwSubscriptions(getContainer(), { force: true })
+      await control(env.sandbox, "DELETE", "/faults")
+
       expect((await control(env.sandbox, "GET", `/transactions/${ended.session.data.transactionId}`)).status).toBe("refunded")
+      expect((await serviceSubscriptionsOf(ended.session.id)).map((s) => s.status)).toEqual(["cancelled"])
       expect((await serviceSubscriptionsOf(live.session.id)).map((s) => s.status)).toEqual(["active"])
-      expect((await serviceSubscriptionsOf(ended.session.id)).map((s) => s.status)).toEqual(["active"])
-      expect(await detail(live.subscriptionId)).toMatchObject({ status: "active", service_subscription_id: null })
+      expect(await detail(live.subscriptionId)).toMatchObject({ status: "active" })
+      expect(await detail(ended.subscriptionId)).toMatchObject({ status: "cancelled", service_subscription_id: (await serviceSubscriptionsOf(ended.session.id))[0].id })
     })
 
     it("an active subscription whose notifications were all lost can still be cancelled at once: its S number is found in the service's list", async () => {

@@ -29,6 +29,15 @@ export interface ServiceRead {
   strays?: string[]
 }
 
+/** `GET /order/{orderId}/transactions` of a checkout session: this merchant's and this checkout's only. */
+export async function checkoutTransactions(api: HostedCheckoutApi, sessionId: string | null): Promise<Transaction[]> {
+  if (!sessionId) {
+    return []
+  }
+  // A saved card's subscription (token payments) carries no customId: its orderId is the session.
+  return (await api.client.transactions.listByOrder(sessionId)).filter((tx) => tx.merchantId === api.options.merchantId && (tx.customId ?? tx.orderId) === sessionId)
+}
+
 /** A notification's S number is a hint: it is kept only when the subscription read fits the checkout. */
 const STARTED_WITHIN_MS = 15 * 60_000
 
@@ -42,11 +51,7 @@ const STARTED_WITHIN_MS = 15 * 60_000
  * changed yet, and the caller retries later.
  */
 export async function readService(api: HostedCheckoutApi, ref: SubscriptionRef, hint: string | undefined, logger: Logger): Promise<ServiceRead> {
-  const sessionId = ref.payment_session_id
-  const transactions = sessionId
-    ? // A saved card's subscription (token payments) carries no customId: its orderId is the session.
-      (await api.client.transactions.listByOrder(sessionId)).filter((tx) => tx.merchantId === api.options.merchantId && (tx.customId ?? tx.orderId) === sessionId)
-    : []
+  const transactions = await checkoutTransactions(api, ref.payment_session_id)
   if (ref.service_subscription_id) {
     return { hid: ref.service_subscription_id, subscription: await api.client.subscriptions.retrieve(ref.service_subscription_id), transactions }
   }
@@ -117,7 +122,7 @@ export async function fittingInServiceList(
   return fitting
 }
 
-const firstPaidAt = (transactions: Transaction[]) => transactions.map((tx) => Date.parse(tx.paidAt ?? "")).filter((t) => !Number.isNaN(t)).sort()[0]
+export const firstPaidAt = (transactions: Transaction[]): number | undefined => transactions.map((tx) => Date.parse(tx.paidAt ?? "")).filter((t) => !Number.isNaN(t)).sort()[0]
 
 /** Whether a subscription of the service is the one this checkout started: its terms, and started when its first period was paid. */
 function fitsCheckout(candidate: Subscription, ref: SubscriptionRef, transactions: Transaction[], within = STARTED_WITHIN_MS): boolean {
@@ -132,4 +137,25 @@ function fitsCheckout(candidate: Subscription, ref: SubscriptionRef, transaction
     !Number.isNaN(started) &&
     Math.abs(started - firstPaid) <= within
   )
+}
+
+/**
+ * Which of several fitting subscriptions is checkout `own`'s, from the first payments of the store's
+ * unnumbered checkouts that could have started them (`firstPaid`, by subscription row): the one whose
+ * start is nearest `own`'s first payment, when `own` is also the checkout nearest to that start. A tie
+ * either way is no answer.
+ */
+export function nearestOwned(own: string, candidates: Subscription[], firstPaid: ReadonlyMap<string, number | undefined>): Subscription | undefined {
+  const distance = (candidate: Subscription, checkout: string) => {
+    const paid = firstPaid.get(checkout)
+    const started = Date.parse(candidate.startedAt ?? "")
+    return paid === undefined || Number.isNaN(started) ? Number.POSITIVE_INFINITY : Math.abs(started - paid)
+  }
+  const mine = uniqueNearest(candidates, (candidate) => distance(candidate, own))
+  return mine && uniqueNearest([...firstPaid.keys()], (checkout) => distance(mine, checkout)) === own ? mine : undefined
+}
+
+function uniqueNearest<T>(items: T[], distance: (item: T) => number): T | undefined {
+  const sorted = items.map((item) => ({ item, d: distance(item) })).sort((a, b) => a.d - b.d)
+  return sorted[0] && Number.isFinite(sorted[0].d) && (sorted.length === 1 || sorted[1].d > sorted[0].d) ? sorted[0].item : undefined
 }

@@ -2,12 +2,15 @@ import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import type { Subscription } from "../../../lib/hosted"
 import { sessionSubscription } from "../../../providers/hosted-checkout/public"
-import { CANCELLABLE_SUBSCRIPTION_STATUSES } from "../../../shared/statuses"
+import { isCancellable } from "../../../shared/statuses"
 import { hostedApi } from "../hosted-api"
-import { fittingInServiceList, readService, type ServiceRead } from "../service-read"
+import { checkoutTransactions, firstPaidAt, fittingInServiceList, nearestOwned, readService, type ServiceRead } from "../service-read"
 import { subscriptionModule } from "../subscription-module"
 import { CHECKOUT_OPEN_MS } from "../subscription-state"
 import type { SubscriptionRow } from "./load-subscription"
+
+/** Other unnumbered checkouts whose payments are read to tell fitting subscriptions apart, at most. */
+const PEERS_READ_AT_MOST = 20
 
 export interface ReadSubscriptionServiceInput {
   subscription: SubscriptionRow
@@ -22,8 +25,11 @@ export interface ReadSubscriptionServiceInput {
  * subscription. A scheduled checkout's create call answered its S number;
  * a monthly one's comes with a notification (the hint). An ended checkout
  * (or one being cancelled) whose notifications were all lost finds its S
- * number in the service's list; when several fit an ended checkout and
- * only ended ones of the store, they are all strays (`ServiceRead.strays`).
+ * number in the service's list. When several fit, the one that started
+ * nearest its first payment is its own if no other unnumbered checkout of
+ * the store was paid nearer to that start; when none can be told and only
+ * ended checkouts of the store could own them, they are all strays
+ * (`ServiceRead.strays`).
  * Reads only: nothing to undo.
  */
 export const readTwSubscriptionServiceStep = createStep(
@@ -37,9 +43,17 @@ export const readTwSubscriptionServiceStep = createStep(
       const module = subscriptionModule(container)
       const heldElsewhere = async (hid: string) => (await module.listTwSubscriptions({ service_subscription_id: hid, id: { $ne: subscription.id } }, { take: 1, select: ["id"] })).length > 0
       const fitting = await fittingInServiceList(api, known, read.transactions, heldElsewhere, logger)
-      if (fitting.length === 1) {
-        read = { ...read, hid: fitting[0].id, subscription: await api.client.subscriptions.retrieve(fitting[0].id) }
-      } else if (fitting.length > 1 && subscription.status === "cancelled" && !(await liveCheckoutCouldOwn(module, subscription, fitting))) {
+      const peers = fitting.length > 1 ? await unnumberedPeers(module, subscription, fitting) : []
+      // Too many to read each one's payments: nothing can be told apart.
+      const judged = peers.length <= PEERS_READ_AT_MOST
+      const firstPaid = new Map([[subscription.id, firstPaidAt(read.transactions)]])
+      for (const peer of judged ? peers : []) {
+        firstPaid.set(peer.id, firstPaidAt(await checkoutTransactions(api, peer.payment_session_id)))
+      }
+      const own = fitting.length === 1 ? fitting[0] : judged ? nearestOwned(subscription.id, fitting, firstPaid) : undefined
+      if (own) {
+        read = { ...read, hid: own.id, subscription: await api.client.subscriptions.retrieve(own.id) }
+      } else if (fitting.length > 1 && judged && subscription.status === "cancelled" && !peers.some((peer) => isCancellable(peer.status))) {
         read = { ...read, strays: fitting.map((candidate) => candidate.id) }
       }
     }
@@ -48,27 +62,22 @@ export const readTwSubscriptionServiceStep = createStep(
 )
 
 /**
- * Whether a checkout of the store that has not ended, with no S number and the same terms, opened
- * early enough to have started one of `candidates`: then one of them may be its own, and none is cancelled.
+ * The store's other checkouts with no S number and the same terms, opened early enough to have started
+ * one of `candidates`: the ones a fitting subscription may belong to instead.
  */
-async function liveCheckoutCouldOwn(module: ReturnType<typeof subscriptionModule>, subscription: SubscriptionRow, candidates: Subscription[]): Promise<boolean> {
-  const starts = candidates.map((candidate) => Date.parse(candidate.startedAt ?? ""))
-  const [earliest, latest] = [Math.min(...starts), Math.max(...starts)]
-  if (Number.isNaN(earliest) || Number.isNaN(latest)) {
-    return true
-  }
-  const live = await module.listTwSubscriptions(
+async function unnumberedPeers(module: ReturnType<typeof subscriptionModule>, subscription: SubscriptionRow, candidates: Subscription[]) {
+  const starts = candidates.map((candidate) => Date.parse(candidate.startedAt ?? "")).filter((t) => !Number.isNaN(t))
+  return module.listTwSubscriptions(
     {
       id: { $ne: subscription.id },
       provider_key: subscription.provider_key,
       service_subscription_id: null,
-      status: [...CANCELLABLE_SUBSCRIPTION_STATUSES],
+      payment_session_id: { $ne: null },
       amount: subscription.amount,
       interval_months: subscription.interval_months,
       periods_total: subscription.periods_total,
-      created_at: { $gte: new Date(earliest - CHECKOUT_OPEN_MS), $lte: new Date(latest) },
+      ...(starts.length ? { created_at: { $gte: new Date(Math.min(...starts) - CHECKOUT_OPEN_MS), $lte: new Date(Math.max(...starts)) } } : {}),
     },
-    { take: 1, select: ["id"] }
+    { take: PEERS_READ_AT_MOST + 1, select: ["id", "status", "payment_session_id"] }
   )
-  return live.length > 0
 }
