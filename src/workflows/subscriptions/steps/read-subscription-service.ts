@@ -1,6 +1,6 @@
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
-import type { Subscription } from "../../../lib/hosted"
+import type { Subscription, Transaction } from "../../../lib/hosted"
 import { sessionSubscription } from "../../../providers/hosted-checkout/public"
 import { isCancellable } from "../../../shared/statuses"
 import { hostedApi } from "../hosted-api"
@@ -43,23 +43,45 @@ export const readTwSubscriptionServiceStep = createStep(
       const module = subscriptionModule(container)
       const heldElsewhere = async (hid: string) => (await module.listTwSubscriptions({ service_subscription_id: hid, id: { $ne: subscription.id } }, { take: 1, select: ["id"] })).length > 0
       const fitting = await fittingInServiceList(api, known, read.transactions, heldElsewhere, logger)
-      const peers = fitting.length > 1 ? await unnumberedPeers(module, subscription, fitting) : []
-      // Too many to read each one's payments: nothing can be told apart.
-      const judged = peers.length <= PEERS_READ_AT_MOST
-      const firstPaid = new Map([[subscription.id, firstPaidAt(read.transactions)]])
-      for (const peer of judged ? peers : []) {
-        firstPaid.set(peer.id, firstPaidAt(await checkoutTransactions(api, peer.payment_session_id)))
-      }
-      const own = fitting.length === 1 ? fitting[0] : judged ? nearestOwned(subscription.id, fitting, firstPaid) : undefined
+      const { own, strays } = fitting.length > 1 ? await tellApart(api, module, subscription, read.transactions, fitting) : { own: fitting[0], strays: undefined }
       if (own) {
         read = { ...read, hid: own.id, subscription: await api.client.subscriptions.retrieve(own.id) }
-      } else if (fitting.length > 1 && judged && subscription.status === "cancelled" && !peers.some((peer) => isCancellable(peer.status))) {
-        read = { ...read, strays: fitting.map((candidate) => candidate.id) }
+      } else if (strays) {
+        read = { ...read, strays }
       }
     }
     return new StepResponse<ServiceRead>(read)
   }
 )
+
+/**
+ * Several subscriptions fit the checkout: its own, by whose first payment each started nearest
+ * (`nearestOwned`, reading the payments of the store's other unnumbered checkouts); or, for an ended
+ * checkout none can be told apart for, all of them as strays when only ended checkouts could own them.
+ */
+async function tellApart(
+  api: ReturnType<typeof hostedApi>,
+  module: ReturnType<typeof subscriptionModule>,
+  subscription: SubscriptionRow,
+  transactions: Transaction[],
+  fitting: Subscription[]
+): Promise<{ own?: Subscription; strays?: string[] }> {
+  const peers = await unnumberedPeers(module, subscription, fitting)
+  if (peers.length > PEERS_READ_AT_MOST) {
+    // Too many to read each one's payments: nothing can be told apart.
+    return {}
+  }
+  const firstPaid = new Map([[subscription.id, firstPaidAt(transactions)]])
+  for (const peer of peers) {
+    firstPaid.set(peer.id, firstPaidAt(await checkoutTransactions(api, peer.payment_session_id)))
+  }
+  const own = nearestOwned(subscription.id, fitting, firstPaid)
+  if (own) {
+    return { own }
+  }
+  const onlyEnded = subscription.status === "cancelled" && !peers.some((peer) => isCancellable(peer.status))
+  return onlyEnded ? { strays: fitting.map((candidate) => candidate.id) } : {}
+}
 
 /**
  * The store's other checkouts with no S number and the same terms, opened early enough to have started
