@@ -143,7 +143,9 @@ function fitsCheckout(candidate: Subscription, ref: SubscriptionRef, transaction
  * Which of several fitting subscriptions is checkout `own`'s, from the first payments of the store's
  * unnumbered checkouts that could have started them (`firstPaid`, by subscription row): the one whose
  * start is nearest `own`'s first payment, when `own` is also the checkout nearest to that start. A tie
- * either way is no answer.
+ * either way is no answer. Two payments closer together than the service's lag from payment to start
+ * can be matched the wrong way round; each checkout's periods are still refunded or ordered by its own
+ * transactions, so no money is kept, but an ended checkout's cancel may then stop the other's schedule.
  */
 export function nearestOwned(own: string, candidates: Subscription[], firstPaid: ReadonlyMap<string, number | undefined>): Subscription | undefined {
   const distance = (candidate: Subscription, checkout: string) => {
