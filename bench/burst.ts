@@ -29,6 +29,15 @@
  * by kind, PostgreSQL, Redis, haproxy, the harness), SQL statements and
  * PostgreSQL lock waits per order, and RSS before, at peak and after.
  *
+ * Between them, `--paced N` hosted pages (min(K, 200) by default; 0 for none) are paid one after another,
+ * `--paced-rate` a second (2), below what the store handles: the pipeline's CPU per order with no queue
+ * in front of it. The CPU target is judged on that comparison; the burst's ratio, which also holds what K
+ * payments at once cost, is printed beside it.
+ *
+ * `--cpu-profile`: every Medusa process profiles itself over each measured phase (V8's sampler, loaded by
+ * NODE_OPTIONS, cpu-profiles.ts) and each round prints the CPU per order by package, hosted against
+ * system. The sampler costs CPU too: read the other figures of such a run as approximate.
+ *
  * Options: --k N (200), --profile (default; both: default and production; all: the three), --warmup N (40; 0 for none), --rounds R (1), --concurrency N (the baseline's
  * completions at once; default TW_PAYMENT_COMPLETION_CONCURRENCY or 2),
  * --reconciliation on|off (off: the job's reads would count as notification
@@ -40,7 +49,8 @@ import { join } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
 import { parseArgs } from "node:util"
 import { startPostgres } from "../scripts/postgres"
-import { baselinePhase, burstPhase } from "./burst-phases"
+import { baselinePhase, burstPhase, pacedPhase } from "./burst-phases"
+import { cpuProfileEnv, CpuProfiler } from "./cpu-profiles"
 import { middleCpuRatio, profileReport, type ProfileResult, type Round, TARGETS, throughputComparison } from "./burst-report"
 import { watchMemory } from "./process-memory"
 import { renewalPhase } from "./renewal-phase"
@@ -55,6 +65,9 @@ const { values } = parseArgs({
     scenario: { type: "string", default: "burst" },
     profile: { type: "string", default: "default" },
     concurrency: { type: "string" },
+    paced: { type: "string" },
+    "paced-rate": { type: "string", default: "2" },
+    "cpu-profile": { type: "boolean", default: false },
     reconciliation: { type: "string", default: "off" },
     deadline: { type: "string" },
     idle: { type: "string", default: "90" },
@@ -76,6 +89,8 @@ const K = positive("k", values.k)
 const WARMUP = values.warmup === "0" ? 0 : positive("warmup", values.warmup)
 const ROUNDS = positive("rounds", values.rounds)
 const CONCURRENCY = positive("concurrency", values.concurrency ?? process.env.TW_PAYMENT_COMPLETION_CONCURRENCY ?? "2")
+const PACED = values.paced === "0" ? 0 : positive("paced", values.paced ?? String(Math.min(K, 200)))
+const PACED_RATE = positive("paced-rate", values["paced-rate"])
 const DEADLINE = positive("deadline", values.deadline ?? String(120 + Math.ceil(K * 1.5)))
 const IDLE = positive("idle", values.idle)
 const MEMORY_IDLE = positive("memory-idle", values["memory-idle"])
@@ -100,15 +115,17 @@ const say = (line: string) => console.log(`[bench ${((Date.now() - started) / 10
 const settings = `(${process.env.TW_PAYMENT_COMPLETION_CONCURRENCY ?? 2} completions at once per process${RENEWALS ? "" : `, baseline ${CONCURRENCY} at once, warm-up ${WARMUP} of each${ROUNDS > 1 ? `, ${ROUNDS} rounds` : ""}`}; reconciliation job ${values.reconciliation})`
 
 async function runProfile(profile: Profile, postgres: Postgres, dir: string): Promise<ProfileResult | RenewalProfileResult> {
+  const profiles = join(dir, `cpu-profiles-${profile}`)
   const store = await startBenchStore({
     profile,
     postgres,
     dir,
     // Warm-up, bursts and baselines buy the same item; room for all and then some.
-    stock: 4 * (ROUNDS * K + WARMUP) + 1000,
+    stock: 4 * (ROUNDS * (K + PACED) + WARMUP) + 1000,
     env: {
       TW_RECONCILIATION: values.reconciliation,
       TW_PAYMENT_COMPLETION_CONCURRENCY: String(process.env.TW_PAYMENT_COMPLETION_CONCURRENCY ?? 2),
+      ...(values["cpu-profile"] ? cpuProfileEnv(profiles) : {}),
     },
     admin: ADMIN,
     say,
@@ -132,15 +149,17 @@ async function runProfile(profile: Profile, postgres: Postgres, dir: string): Pr
       const perOrder = warm.map((phase) => (phase.cpuSeconds / Math.max(1, phase.ordersCreated)).toFixed(3))
       say(`warm-up: ${warm.map((phase) => phase.ordersCreated).join(" and ")} of ${WARMUP} orders, Medusa CPU s per order ${perOrder.join(" (hosted) and ")} (system)`)
     }
+    const profiler = values["cpu-profile"] ? new CpuProfiler(profiles, () => store.processes().map((p) => p.pid)) : undefined
     const rounds: Round[] = []
     for (let round = 1; round <= ROUNDS; round++) {
       const sayRound = ROUNDS > 1 ? (line: string) => say(`round ${round}: ${line}`) : say
       const memory = watchMemory(store.processes)
-      const burst = await burstPhase(store, { k: K, deadlineSeconds: DEADLINE, idleSeconds: IDLE, say: sayRound })
-      const baseline = await baselinePhase(store, { k: K, concurrency: CONCURRENCY, admin, say: sayRound })
+      const burst = await burstPhase(store, { k: K, deadlineSeconds: DEADLINE, idleSeconds: IDLE, say: sayRound, profiler })
+      const paced = PACED ? await pacedPhase(store, { k: PACED, perSecond: PACED_RATE, deadlineSeconds: DEADLINE, say: sayRound, profiler }) : undefined
+      const baseline = await baselinePhase(store, { k: K, concurrency: CONCURRENCY, admin, say: sayRound, profiler })
       sayRound(`idle for ${MEMORY_IDLE} s before reading memory`)
       await sleep(MEMORY_IDLE * 1000)
-      rounds.push({ burst, baseline, memory: await memory.finish() })
+      rounds.push({ burst, paced, baseline, memory: await memory.finish() })
     }
     return { profile, rounds, bootSeconds }
   } finally {

@@ -2,6 +2,7 @@ import type { ExecArgs } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import seedDemo from "../../scripts/demo/seed"
 import reconcileTwPayments from "../../src/jobs/reconcile-tw-payments"
+import reconcileTwSubscriptions from "../../src/jobs/reconcile-tw-subscriptions"
 import { processTwPaymentWorkflow } from "../../src/workflows"
 import {
   adminToken,
@@ -79,6 +80,17 @@ storeTestRunner({
       await api.post(`/store/carts/${cartId}/shipping-methods`, { option_id: options.shipping_options[0].id }, { headers: store.headers })
 
       return { cartId, inventoryItemId }
+    }
+
+    /** A new customer account, logged in, made the owner of the cart: its headers. */
+    async function customerOf(cartId: string, email: string) {
+      const password = "customer-password-1"
+      const { data: registered } = await api.post("/auth/customer/emailpass/register", { email, password })
+      await api.post("/store/customers", { email, first_name: "Mei", last_name: "Lin" }, { headers: { ...store.headers, authorization: `Bearer ${registered.token}` } })
+      const { data: login } = await api.post("/auth/customer/emailpass", { email, password })
+      const headers = { ...store.headers, authorization: `Bearer ${login.token}` }
+      await api.post(`/store/carts/${cartId}/customer`, {}, { headers })
+      return headers
     }
 
     it("an expired cvs code cancels the awaiting order and releases its reservation", async () => {
@@ -242,13 +254,7 @@ storeTestRunner({
       const { data: plan } = await api.post(`/admin/product-variants/${variantId}/tw-subscription-plans`, { title: "Monthly tea", kind: "monthly" }, { headers: admin })
 
       // The cart becomes a logged-in customer's, who starts the subscription checkout.
-      const email = "stock-sub@example.test"
-      const password = "customer-password-1"
-      const { data: registered } = await api.post("/auth/customer/emailpass/register", { email, password })
-      await api.post("/store/customers", { email, first_name: "Mei", last_name: "Lin" }, { headers: { ...store.headers, authorization: `Bearer ${registered.token}` } })
-      const { data: login } = await api.post("/auth/customer/emailpass", { email, password })
-      const headers = { ...store.headers, authorization: `Bearer ${login.token}` }
-      await api.post(`/store/carts/${cartId}/customer`, {}, { headers })
+      const headers = await customerOf(cartId, "stock-sub@example.test")
       const { data: started } = await api.post(`/store/carts/${cartId}/tw-subscription`, { plan_id: plan.plan.id }, { headers })
       const sessionId: string = started.payment_session.id
 
@@ -277,6 +283,64 @@ storeTestRunner({
       await settle()
       const { transactions } = await control(env.sandbox, "GET", `/transactions?orderId=${sessionId}`)
       expect((transactions as Array<{ status: string }>).map((t) => t.status)).toEqual(["refunded"])
+    })
+
+    it("a renewal the store cannot place (out of stock) is refunded, once; the subscription goes on and a later period with stock gets its order (I1, I5; money model, seed 2026)", async () => {
+      const container = getContainer()
+      watchStore(container, env.sandbox)
+      const admin = await adminToken(api, container)
+      const { cartId, inventoryItemId } = await stockedCart(1)
+      const { data: cart } = await api.get(`/store/carts/${cartId}`, { headers: store.headers })
+      const { data: plan } = await api.post(`/admin/product-variants/${cart.cart.items[0].variant_id}/tw-subscription-plans`, { title: "Monthly tea", kind: "monthly" }, { headers: admin })
+      const headers = await customerOf(cartId, "renewal-stock@example.test")
+      const { data: started } = await api.post(`/store/carts/${cartId}/tw-subscription`, { plan_id: plan.plan.id }, { headers })
+      const subscriptionId: string = started.subscription.id
+      await payPage(started.payment_session.data.checkoutUrl, card(SUCCESS_CARD))
+      const mine = async () => (await api.get(`/store/customers/me/tw-subscriptions/${subscriptionId}`, { headers })).data.subscription
+      await waitFor(async () => {
+        const s = await mine()
+        return s.status === "active" && s.first_order_id && s.service_subscription_id
+      }, "the active subscription with its first order")
+
+      const inventory = container.resolve(Modules.INVENTORY)
+      const stock = async (available: number) => {
+        const levels = await inventory.listInventoryLevels({ inventory_item_id: inventoryItemId })
+        await inventory.updateInventoryLevels(
+          levels.map((level) => ({ inventory_item_id: inventoryItemId, location_id: level.location_id, stocked_quantity: Number(level.reserved_quantity) + available }))
+        )
+      }
+      const periods = async () => {
+        const { transactions } = await control(env.sandbox, "GET", `/transactions?orderId=${started.payment_session.id}`)
+        return (transactions as Array<{ origin: string; status: string; transactionHid: string }>).filter((t) => t.origin === "recurring")
+      }
+      const renewals = async () => {
+        const query = container.resolve(ContainerRegistrationKeys.QUERY)
+        const { data } = await query.graph({ entity: "tw_subscription", fields: ["orders.id", "orders.metadata"], filters: { id: subscriptionId } })
+        return ((data[0] as { orders?: Array<{ metadata: Record<string, unknown> | null }> }).orders ?? []).filter((o) => o?.metadata?.tw_transaction_hid)
+      }
+
+      // Month 2, nothing in stock: the period's money goes back, and the reconciliation does not try it again.
+      await stock(0)
+      await control(env.sandbox, "POST", "/clock/advance", { seconds: 32 * 24 * 3600 })
+      await settle()
+      await waitFor(async () => (await periods()).some((t) => t.status === "refunded"), "period 2 refunded")
+      await reconcileTwSubscriptions(container, { force: true })
+      await settle()
+      expect((await periods()).map((t) => t.status)).toEqual(["refunded"])
+      expect(await renewals()).toHaveLength(0)
+      expect(await mine()).toMatchObject({ status: "active" })
+
+      // Month 3, back in stock: the period gets its renewal order, paid.
+      await stock(5)
+      await control(env.sandbox, "POST", "/clock/advance", { seconds: 31 * 24 * 3600 })
+      await settle()
+      const [renewal] = await waitFor(async () => {
+        const found = await renewals()
+        return found.length ? found : undefined
+      }, "the renewal order of month 3")
+      const paidPeriods = (await periods()).filter((t) => t.status === "charged")
+      expect(paidPeriods).toHaveLength(1)
+      expect(renewal.metadata?.tw_transaction_hid).toBe(paidPeriods[0].transactionHid)
     })
   },
 })

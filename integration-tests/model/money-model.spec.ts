@@ -19,6 +19,7 @@ import { cleanUp, moneyCommands, preludes, reconcileAndCheck, runPrelude, setAva
  * MONEY_MODEL_RUNS (sequences), MONEY_MODEL_SEED (replay), MONEY_MODEL_PATH (with the seed: replay only the failing sequence a report names), MONEY_MODEL_MAX_COMMANDS (sequence length),
  * MONEY_MODEL_SHRINK=0 (report the first failing sequence unshrunk), MONEY_MODEL_TRACE=1 (print every sequence),
  * MONEY_MODEL_SURVEY=1 (run every sequence, list each failing one unshrunk at the end),
+ * MONEY_MODEL_CVS=1 (convenience-store codes too: taken on a page, paid at the counter or expired),
  * MONEY_MODEL_SABOTAGE=I1|I2|I3|I4|I5|I6 (the checks' self-test: the harness breaks that invariant; the run must fail),
  * MONEY_MODEL_PROFILE=production (the app on Redis: event bus, workflow engine and locking, as `medusa-config.ts` registers
  * them for REDIS_URL; one process in shared mode). `npm run money-model -- --runs N --seed S [--profile production]`.
@@ -36,6 +37,8 @@ const TRACE = process.env.MONEY_MODEL_TRACE === "1"
 const START_STOCK = 2
 
 const PROFILE = process.env.MONEY_MODEL_PROFILE || "default"
+/** MONEY_MODEL_CVS=1: convenience-store codes too (see `moneyCommands`: they find a gap still open). */
+const CVS = process.env.MONEY_MODEL_CVS === "1"
 
 jest.setTimeout(4 * 3600_000)
 // The reconciliation runs only after a sequence: lost notifications must stay lost until then.
@@ -67,7 +70,7 @@ storeTestRunner({
       let lastFailed: string | undefined
       const surveyed: string[] = []
 
-      const property = fc.asyncProperty(preludes, fc.noBias(fc.commands(moneyCommands(), { maxCommands: MAX_COMMANDS, size: "max" })), async (prelude, commands) => {
+      const property = fc.asyncProperty(preludes, fc.noBias(fc.commands(moneyCommands({ cvs: CVS }), { maxCommands: MAX_COMMANDS, size: "max" })), async (prelude, commands) => {
         const started = Date.now()
         await control(env.sandbox, "DELETE", "/faults")
         await setAvailable(world, START_STOCK)

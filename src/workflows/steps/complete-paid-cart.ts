@@ -6,6 +6,7 @@ import pLimit from "p-limit"
 import { setTimeout as sleep } from "node:timers/promises"
 import { untrusted } from "../../lib/log"
 import type { PaymentObservation } from "../../providers/core/payment-api"
+import { cannotFulfil } from "./cannot-fulfil"
 import { returnUnfulfillablePayment } from "./return-unfulfillable-payment"
 
 /**
@@ -19,19 +20,6 @@ const completions = pLimit(Math.max(1, Number(process.env.TW_PAYMENT_COMPLETION_
 
 /** Waits before the 2nd and 3rd attempt of a completion that failed. */
 export const RETRY_DELAYS_MS = [2_000, 8_000]
-
-/**
- * Whether the store really cannot fulfil the paid cart, however often it
- * tries: the stock is gone (core's inventory check, or the inventory module
- * refusing the reservation). Anything else (a lock time-out, a restart, the
- * database) is worth another attempt later.
- */
-function cannotFulfil(error: { message?: string; code?: string; type?: string } | undefined): boolean {
-  return (
-    error?.code === MedusaError.Codes.INSUFFICIENT_INVENTORY ||
-    (error?.type === MedusaError.Types.NOT_ALLOWED && /^Not enough stock available/.test(error.message ?? ""))
-  )
-}
 
 export interface CompletePaidCartInput {
   cartId: string

@@ -1,3 +1,4 @@
+import type { MedusaContainer } from "@medusajs/framework/types"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { hostedApi } from "../hosted-api"
 import type { ObservedPeriod } from "../subscription-state"
@@ -11,18 +12,23 @@ import { settlePeriod } from "./settle-period"
 export const refundTwSubscriptionPeriodsStep = createStep(
   "refund-tw-subscription-periods",
   async ({ subscriptionId, providerKey, periods }: { subscriptionId: string; providerKey: string; periods: ObservedPeriod[] }, { container }) => {
-    const api = hostedApi(container, providerKey)
     const failed: number[] = []
     for (const period of periods) {
       failed.push(
-        ...(await settlePeriod(container, subscriptionId, period.period, async () => {
-          const observation = await api.observe(period.transactionId)
-          if (observation?.paid) {
-            await api.refundOrphan(observation, `subscription ${subscriptionId} had ended in the store`)
-          }
-        }))
+        ...(await settlePeriod(container, subscriptionId, period.period, () =>
+          refundPeriod(container, providerKey, period.transactionId, `subscription ${subscriptionId} had ended in the store`)
+        ))
       )
     }
     return new StepResponse({ failed })
   }
 )
+
+/** One period's money returned, from a fresh read: a read that shows it refunded (or unpaid) returns nothing. */
+export async function refundPeriod(container: MedusaContainer, providerKey: string, transactionId: string, why: string): Promise<void> {
+  const api = hostedApi(container, providerKey)
+  const observation = await api.observe(transactionId)
+  if (observation?.paid) {
+    await api.refundOrphan(observation, why)
+  }
+}
