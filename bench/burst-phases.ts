@@ -16,8 +16,6 @@ const SUCCESS_CARD = "4242424242424242"
 /** Carts set up at once before a phase (setup is not measured). */
 const SETUP_CONCURRENCY = 6
 const IDLE_SAMPLE_MS = 10_000
-/** How often the paced phase looks for new orders. */
-const PACED_POLL_MS = 250
 
 export interface PhaseResult {
   k: number
@@ -152,23 +150,6 @@ function orderCounts(cartIds: string[], orders: OrderRow[]) {
   }
 }
 
-/** K carts, each with a hosted-checkout session whose page the shopper has opened, and what setting them up cost. */
-async function hostedCarts(store: BenchStore, k: number, label: string, say: (line: string) => void) {
-  say(`${label}: setting up ${k} carts with a hosted-checkout session each`)
-  const setupBefore = cpuCounters(store)
-  const sessions = await inBatches(Array.from({ length: k }), SETUP_CONCURRENCY, async (_, index) => {
-    const cartId = await createCart(store, `${label}-${index}@example.test`)
-    const session = await startSession(store, cartId, HOSTED_PROVIDER)
-    const checkoutUrl = String(session.data.checkoutUrl ?? "")
-    if (!checkoutUrl) {
-      throw new HarnessError(`cart ${cartId}: the hosted session holds no checkoutUrl`)
-    }
-    await openPage(checkoutUrl)
-    return { cartId, transactionId: String(session.data.transactionId), checkoutUrl }
-  })
-  return { sessions, setup: setupCost(store, setupBefore, k) }
-}
-
 export interface BurstOptions {
   k: number
   /** Give up waiting for orders after this many seconds from the payments. */
@@ -180,7 +161,19 @@ export interface BurstOptions {
 }
 
 export async function burstPhase(store: BenchStore, { k, deadlineSeconds, idleSeconds, say, profiler }: BurstOptions): Promise<BurstResult> {
-  const { sessions, setup } = await hostedCarts(store, k, "burst", say)
+  say(`burst: setting up ${k} carts with a hosted-checkout session each`)
+  const setupBefore = cpuCounters(store)
+  const sessions = await inBatches(Array.from({ length: k }), SETUP_CONCURRENCY, async (_, index) => {
+    const cartId = await createCart(store, `burst-${index}@example.test`)
+    const session = await startSession(store, cartId, HOSTED_PROVIDER)
+    const checkoutUrl = String(session.data.checkoutUrl ?? "")
+    if (!checkoutUrl) {
+      throw new HarnessError(`cart ${cartId}: the hosted session holds no checkoutUrl`)
+    }
+    await openPage(checkoutUrl)
+    return { cartId, transactionId: String(session.data.transactionId), checkoutUrl }
+  })
+  const setup = setupCost(store, setupBefore, k)
   const cartIds = sessions.map((s) => s.cartId)
   // What the processes burn doing nothing (pollers, schedulers), to read the per-order figures against.
   const idleFrom = store.cpuSeconds()
@@ -265,85 +258,6 @@ export async function burstPhase(store: BenchStore, { k, deadlineSeconds, idleSe
   }
 }
 
-/**
- * K hosted pages paid one after another at `perSecond`, each shopper then waiting for the order: the
- * pipeline's CPU per order with no queue in front of it. A burst adds what K payments at once cost on top
- * (queued deliveries, lock polling, a larger heap to collect). The deliveries' delay (`delayMs`, 5 s) keeps
- * a few pages in flight at once; the rate is set below what the store handles, so none waits for another.
- */
-export async function pacedPhase(
-  store: BenchStore,
-  { k, perSecond, deadlineSeconds, say, profiler }: { k: number; perSecond: number; deadlineSeconds: number; say: (line: string) => void; profiler?: CpuProfiler }
-): Promise<PhaseResult> {
-  const { sessions, setup } = await hostedCarts(store, k, "paced", say)
-  return measuredPhase(store, { label: "paced", cartIds: sessions.map((s) => s.cartId), setup, profiler, say }, async () => {
-    say(`paced: paying ${k} pages, ${perSecond} a second, each shopper waiting for the order`)
-    const started = Date.now()
-    const paidAt = new Map<string, number>()
-    const pay = Promise.all(
-      sessions.map(async ({ cartId, checkoutUrl }, index) => {
-        await sleep(Math.max(0, started + (index * 1000) / perSecond - Date.now()))
-        paidAt.set(cartId, Date.now())
-        await submitPage(checkoutUrl, cardFields(SUCCESS_CARD))
-      })
-    )
-    // One poll for every cart: the harness's own queries stay few whatever the rate.
-    const seenAt = new Map<string, number>()
-    while (seenAt.size < k && Date.now() < started + deadlineSeconds * 1000) {
-      await sleep(PACED_POLL_MS)
-      for (const { cart_id } of await ordersOf(store, sessions.map((s) => s.cartId))) {
-        if (!seenAt.has(cart_id)) {
-          seenAt.set(cart_id, Date.now())
-        }
-      }
-    }
-    await pay
-    return [...seenAt].map(([cartId, at]) => (at - paidAt.get(cartId)!) / 1000)
-  })
-}
-
-/**
- * Runs `work` as a measured phase over `cartIds`: Medusa's and the machine's CPU, statements, lock waits,
- * log lines and the carts' orders. `work` answers the latencies of its orders, in seconds.
- */
-async function measuredPhase(
-  store: BenchStore,
-  { label, cartIds, setup, profiler, say }: { label: string; cartIds: string[]; setup: PhaseResult["setup"]; profiler?: CpuProfiler; say: (line: string) => void },
-  work: () => Promise<number[]>
-): Promise<PhaseResult> {
-  const deletedBefore = await deletedOrders(store)
-  const logsFrom = store.logs.length
-  const statementsBefore = await store.statements?.()
-  const cpuBefore = cpuCounters(store)
-  profiler?.start()
-  const lockWatch = watchLockWaits(store.sql)
-  const started = Date.now()
-  const latencies = await work()
-  const wallSeconds = (Date.now() - started) / 1000
-  const cpu = cpuSince(store, cpuBefore)
-  const profile = await profiler?.stop()
-  const lockWaits = await lockWatch.stop()
-  await sleep(2_000)
-  const statements = statementsBefore && statementsSince(statementsBefore, (await store.statements?.())!)
-  const orders = await ordersOf(store, cartIds)
-  say(`${label}: ${orders.length}/${cartIds.length} orders after ${wallSeconds.toFixed(1)} s`)
-  return {
-    k: cartIds.length,
-    ...orderCounts(cartIds, orders),
-    ordersDeleted: (await deletedOrders(store)) - deletedBefore,
-    ...cpu,
-    machineBusyCores: cpu.machineCpuSeconds / wallSeconds,
-    wallSeconds,
-    ordersPerSecond: orders.length / wallSeconds,
-    logs: summarizeLogs(store.logs.slice(logsFrom)),
-    latency: { p50: percentile(latencies, 50), p95: percentile(latencies, 95) },
-    statements,
-    lockWaits,
-    setup,
-    profile,
-  }
-}
-
 export interface BaselineResult extends PhaseResult {
   /**
    * The merchant then capturing each order's payment in the admin (`POST /admin/payments/:id/capture`,
@@ -364,20 +278,49 @@ export async function baselinePhase(
     return cartId
   })
   const setup = setupCost(store, setupBefore, k)
+  const deletedBefore = await deletedOrders(store)
+  const logsFrom = store.logs.length
+  const statementsBefore = await store.statements?.()
+  const cpuBefore = cpuCounters(store)
+  profiler?.start()
+  const lockWatch = watchLockWaits(store.sql)
+  say(`baseline: completing ${k} carts, ${concurrency} at a time`)
+  const started = Date.now()
   const refusals: string[] = []
-  const phase = await measuredPhase(store, { label: "baseline", cartIds: carts, setup, profiler, say }, () => {
-    say(`baseline: completing ${k} carts, ${concurrency} at a time`)
-    return inBatches(carts, concurrency, async (cartId) => {
-      const t0 = Date.now()
-      const { status, data } = await completeCart(store, cartId)
-      if (data.type !== "order") {
-        refusals.push(`${status} ${data.error?.message ?? data.message ?? JSON.stringify(data).slice(0, 200)}`)
-      }
-      return (Date.now() - t0) / 1000
-    })
+  const durations = await inBatches(carts, concurrency, async (cartId) => {
+    const t0 = Date.now()
+    const { status, data } = await completeCart(store, cartId)
+    if (data.type !== "order") {
+      refusals.push(`${status} ${data.error?.message ?? data.message ?? JSON.stringify(data).slice(0, 200)}`)
+    }
+    return (Date.now() - t0) / 1000
   })
+  const wallSeconds = (Date.now() - started) / 1000
+  const cpu = cpuSince(store, cpuBefore)
+  const profile = await profiler?.stop()
+  const lockWaits = await lockWatch.stop()
+  await sleep(2_000)
+  const statements = statementsBefore && statementsSince(statementsBefore, (await store.statements?.())!)
+  const orders = await ordersOf(store, carts)
+  say(`baseline: ${orders.length}/${k} orders after ${wallSeconds.toFixed(1)} s`)
   for (const { count, example } of commonMessages(refusals)) {
     say(`baseline: ${count} complete calls answered without an order: ${example}`)
   }
-  return { ...phase, capture: await captureInAdmin(store, carts, { concurrency, admin, say }) }
+  const capture = await captureInAdmin(store, carts, { concurrency, admin, say })
+  return {
+    capture,
+    k,
+    ...orderCounts(carts, orders),
+    ordersDeleted: (await deletedOrders(store)) - deletedBefore,
+    ...cpu,
+    machineBusyCores: cpu.machineCpuSeconds / wallSeconds,
+    wallSeconds,
+    ordersPerSecond: orders.length / wallSeconds,
+    logs: summarizeLogs(store.logs.slice(logsFrom)),
+    latency: { p50: percentile(durations, 50), p95: percentile(durations, 95) },
+    statements,
+    lockWaits,
+    setup,
+    profile,
+  }
 }

@@ -12,8 +12,6 @@ export const TARGETS = { cpuRatio: 1.1, readsPerNotification: 1.0, afterRoundRss
 /** One burst and the baseline that follows it on the same store, and the Medusa processes' memory over both. */
 export interface Round {
   burst: BurstResult
-  /** The same pipeline with pages paid at the baseline's concurrency (`--paced`, absent when 0). */
-  paced?: PhaseResult
   baseline: BaselineResult
   memory: RoundMemory
 }
@@ -53,13 +51,7 @@ const paidOrderCpu = ({ capture, ...baseline }: BaselineResult) => cpuPerOrder(b
 const setupPerCart = ({ setup }: PhaseResult) => ratio(Object.values(setup.cpuByMode).reduce((a, b) => a + b, 0), setup.carts)
 const statementsPerOrder = (phase: PhaseResult) => ratio(phase.statements?.total ?? Number.NaN, phase.ordersCreated)
 const postgresMsPerStatement = (phase: PhaseResult) => ratio(phase.otherCpu.postgres * 1000, phase.statements?.total ?? Number.NaN)
-const burstRatio = ({ burst, baseline }: Round) => ratio(cpuPerOrder(burst), cpuPerOrder(baseline))
-/**
- * The ratio the CPU target is judged on: the paced phase's when it ran (like with like: the same concurrency as
- * the baseline), else the burst's, which also holds what K payments at once cost.
- */
-const cpuRatio = (round: Round) => ratio(cpuPerOrder(round.paced ?? round.burst), cpuPerOrder(round.baseline))
-const judged = (round: Round) => (round.paced ? "paced" : "burst")
+const cpuRatio = ({ burst, baseline }: Round) => ratio(cpuPerOrder(burst), cpuPerOrder(baseline))
 /** The middle value (nearest rank): one phase on this machine can cost a third more or less than the same phase run again. */
 const middle = (values: number[]) => percentile(values, 50) ?? Number.NaN
 
@@ -71,13 +63,11 @@ export function profileReport({ profile, rounds }: ProfileResult, settings: stri
   }
   const ratios = rounds.map(cpuRatio)
   const value = middle(ratios)
-  const listed = (values: number[]) => `${fmt(middle(values))}x (${values.map((r) => `${fmt(r)}x`).join(", ")})`
-  const paidRatios = rounds.map((round) => ratio(cpuPerOrder(round.paced ?? round.burst), paidOrderCpu(round.baseline)))
+  const paidRatios = rounds.map(({ burst, baseline }) => ratio(cpuPerOrder(burst), paidOrderCpu(baseline)))
   return [
     ...tables,
     [
-      `${mark(value <= TARGETS.cpuRatio)} ${profile}: middle of ${rounds.length} rounds' Medusa CPU per order ratios, ${judged(rounds[0])} against the completion, ${listed(ratios)}; target ≤ ${TARGETS.cpuRatio}x; against completion and capture ${listed(paidRatios)}`,
-      ...(rounds[0].paced ? [`     burst of K at once against the completion: ${listed(rounds.map(burstRatio))}`] : []),
+      `${mark(value <= TARGETS.cpuRatio)} ${profile}: middle of ${rounds.length} rounds' Medusa CPU per order ratios ${fmt(value)}x (${ratios.map((r) => `${fmt(r)}x`).join(", ")}; target ≤ ${TARGETS.cpuRatio}x); against completion and capture ${fmt(middle(paidRatios))}x (${paidRatios.map((r) => `${fmt(r)}x`).join(", ")})`,
       ...memoryGrowth(rounds),
     ].join("\n"),
   ].join("\n\n")
@@ -123,51 +113,24 @@ function statementDifference(hosted: PhaseResult, system: PhaseResult, top = 16)
     .sort((x, y) => Math.abs(y.more) - Math.abs(x.more))
   return [
     "",
-    "statements per order, hosted minus system (the capture's, core's completion's and the plugin's own; this harness's polling included):",
+    "statements per order, hosted minus system (the capture's, core's completion's and the plugin's own; this harness's lock sampling included):",
     ...differences.slice(0, top).map(({ shape, more }) => `  ${more > 0 ? "+" : ""}${fmt(more, 1)}  ${shape}`),
   ]
 }
 
-/** `--cpu-profile`: Medusa CPU ms per order by package, the hosted phases against the system provider's completion. */
-function profileTable({ burst, paced, baseline }: Round, top = 14): string[] {
-  const phases = [burst, ...(paced ? [paced] : []), baseline]
-  if (phases.some((phase) => !phase.profile)) {
+/** `--cpu-profile`: Medusa CPU ms per order by package, the burst against the system provider's completion. */
+function profileTable({ burst, baseline }: Round, top = 14): string[] {
+  if (!burst.profile || !baseline.profile) {
     return []
   }
   const perOrder = (phase: PhaseResult, category?: string) =>
     ratio((category ? (phase.profile![category] ?? 0) : Object.values(phase.profile!).reduce((sum, s) => sum + s, 0)) * 1000, phase.ordersCreated)
-  const hosted = paced ?? burst
-  const categories = [...new Set(phases.flatMap((phase) => Object.keys(phase.profile!)))].sort(
-    (x, y) => Math.abs(perOrder(hosted, y) - perOrder(baseline, y)) - Math.abs(perOrder(hosted, x) - perOrder(baseline, x))
+  const categories = [...new Set([...Object.keys(burst.profile), ...Object.keys(baseline.profile)])].sort(
+    (x, y) => Math.abs(perOrder(burst, y) - perOrder(baseline, y)) - Math.abs(perOrder(burst, x) - perOrder(baseline, x))
   )
-  const row = (label: string, category?: string) => [label, ...phases.map((phase) => fmt(perOrder(phase, category), 1))]
+  const row = (label: string, category?: string) => [label, fmt(perOrder(burst, category), 1), fmt(perOrder(baseline, category), 1)]
   const rows = [...categories.slice(0, top).map((category) => row(category, category)), row("every category (sampled, not idle)")]
-  return ["", textTable(["Medusa CPU ms per order by package (self time)", "hosted burst", ...(paced ? ["hosted paced"] : []), "system"], rows)]
-}
-
-const paidCartsOk = (phase: PhaseResult) => phase.ordersCreated === phase.k && phase.cartsWithoutOrder === 0 && phase.cartsWithSeveralOrders === 0
-
-/** The pipeline at the baseline's concurrency, against the baseline. */
-function pacedTable(paced: PhaseResult, baseline: BaselineResult): string {
-  const rows: string[][] = [
-    ["orders created", `${paced.ordersCreated}/${paced.k}`, `${baseline.ordersCreated}/${baseline.k}`, ""],
-    ["carts without order / with more than one", `${paced.cartsWithoutOrder} / ${paced.cartsWithSeveralOrders}`, `${baseline.cartsWithoutOrder} / ${baseline.cartsWithSeveralOrders}`, ""],
-    ["p50 page paid→order | complete call (s)", fmt(paced.latency.p50), fmt(baseline.latency.p50), ""],
-    ["Medusa CPU s per order", fmt(cpuPerOrder(paced), 3), fmt(cpuPerOrder(baseline), 3), `${fmt(ratio(cpuPerOrder(paced), cpuPerOrder(baseline)))}x`],
-    ["  with the merchant's capture in the admin (a paid order)", fmt(cpuPerOrder(paced), 3), fmt(paidOrderCpu(baseline), 3), `${fmt(ratio(cpuPerOrder(paced), paidOrderCpu(baseline)))}x`],
-    ...[...cpuByKind(paced)].map(([kind, { seconds, count }]) => [
-      `  per order, ${count} ${kind} process${count > 1 ? "es" : ""}`,
-      fmt(ratio(seconds, paced.ordersCreated), 3),
-      fmt(ratio(cpuByKind(baseline).get(kind)?.seconds ?? Number.NaN, baseline.ordersCreated), 3),
-      "",
-    ]),
-    ["SQL statements per order", fmt(statementsPerOrder(paced), 1), fmt(statementsPerOrder(baseline), 1), `${fmt(ratio(statementsPerOrder(paced), statementsPerOrder(baseline)))}x`],
-    ["PostgreSQL CPU s per order (paced: with this harness polling for orders)", fmt(ratio(paced.otherCpu.postgres, paced.ordersCreated), 3), fmt(ratio(baseline.otherCpu.postgres, baseline.ordersCreated), 3), ""],
-    ["Redis CPU s per order", fmt(ratio(paced.otherCpu.redis, paced.ordersCreated), 3), fmt(ratio(baseline.otherCpu.redis, baseline.ordersCreated), 3), ""],
-    ["error lines in the Medusa logs", String(paced.logs.errorLines.length), String(baseline.logs.errorLines.length), ""],
-    ["phase wall time (s)", fmt(paced.wallSeconds, 1), fmt(baseline.wallSeconds, 1), ""],
-  ]
-  return textTable(["", `hosted paced (${paced.k})`, "system baseline", "ratio"], rows)
+  return ["", textTable(["Medusa CPU ms per order by package (self time)", "hosted burst", "system baseline"], rows)]
 }
 
 function roundReport(profile: string, round: Round, label: string, settings: string): string {
@@ -184,7 +147,7 @@ function roundReport(profile: string, round: Round, label: string, settings: str
     ["service reads per notification", `${fmt(readsPerNotification(burst))} (${burst.reads}/${burst.notificationsAccepted})`, "-", ""],
     ["p50 payment→order | complete call (s)", fmt(burst.latency.p50), fmt(baseline.latency.p50), ""],
     ["p95 payment→order | complete call (s)", fmt(burst.latency.p95), fmt(baseline.latency.p95), ""],
-    ["Medusa CPU s per order", fmt(burstCpu, 3), fmt(baseCpu, 3), `${fmt(burstRatio(round))}x`],
+    ["Medusa CPU s per order", fmt(burstCpu, 3), fmt(baseCpu, 3), `${fmt(ratio(burstCpu, baseCpu))}x`],
     ["  with the merchant's capture in the admin (a paid order)", fmt(burstCpu, 3), fmt(paidOrderCpu(baseline), 3), `${fmt(ratio(burstCpu, paidOrderCpu(baseline)))}x`],
     ["Medusa CPU s in the phase", fmt(burst.cpuSeconds, 1), fmt(baseline.cpuSeconds, 1), ""],
     ...[...cpuByKind(burst)].map(([kind, { seconds, count }]) => [
@@ -223,13 +186,12 @@ function roundReport(profile: string, round: Round, label: string, settings: str
     ["  PostgreSQL CPU s per cart", fmt(ratio(burst.setup.postgres, burst.setup.carts), 3), fmt(ratio(baseline.setup.postgres, baseline.setup.carts), 3), ""],
   ]
   const targets = [
-    `${mark(paidCartsOk(burst))} every paid cart has exactly one order (${burst.ordersCreated}/${burst.paid} paid)`,
+    `${mark(burst.ordersCreated === burst.k && burst.cartsWithoutOrder === 0 && burst.cartsWithSeveralOrders === 0)} every paid cart has exactly one order (${burst.ordersCreated}/${burst.paid} paid)`,
     `${mark(rolledBack === 0)} 0 orders rolled back (${rolledBack})`,
     `${mark(burst.refundedAtService === 0 && burst.refundsInStore === 0)} 0 refunded (${burst.refundedAtService} at the service, ${burst.refundsInStore} in the store)`,
     `${mark(burst.logs.errorLines.length === 0)} 0 error lines in the log (${burst.logs.errorLines.length})`,
     `${mark(Math.abs(readsPerNotification(burst) - TARGETS.readsPerNotification) < 0.005)} ${TARGETS.readsPerNotification.toFixed(1)} reads per notification (${fmt(readsPerNotification(burst))})`,
-    ...(round.paced ? [`${mark(paidCartsOk(round.paced))} paced: every paid cart has exactly one order (${round.paced.ordersCreated}/${round.paced.k})`] : []),
-    `${mark(cpuRatio(round) <= TARGETS.cpuRatio)} Medusa CPU per order ≤ ${TARGETS.cpuRatio}x the system provider's completion (${judged(round)} ${fmt(cpuRatio(round))}x; ${fmt(ratio(cpuPerOrder(round.paced ?? burst), paidOrderCpu(baseline)))}x its completion and capture, ${baseline.capture.captured}/${baseline.ordersCreated} captured)`,
+    `${mark(cpuRatio(round) <= TARGETS.cpuRatio)} Medusa CPU per order ≤ ${TARGETS.cpuRatio}x the system provider's completion (${fmt(cpuRatio(round))}x; ${fmt(ratio(burstCpu, paidOrderCpu(baseline)))}x its completion and capture, ${baseline.capture.captured}/${baseline.ordersCreated} captured)`,
   ]
   const waits = burst.lockWaits.top.map((wait) => `  burst lock wait ${fmt(wait.seconds, 1)} s: ${wait.query}`)
   const excerpts = [
@@ -242,12 +204,11 @@ function roundReport(profile: string, round: Round, label: string, settings: str
     `${burst.paid} pages paid within ${burst.paidSpreadMs} ms at the service (all answered within ${burst.payWindowMs} ms); burst wait ended: ${burst.ended}`,
     "",
     textTable(["", "hosted burst", "system baseline", "ratio"], rows),
-    ...(round.paced ? ["", pacedTable(round.paced, baseline)] : []),
     "",
     ...targets,
     "",
     memoryTable(round.memory),
-    ...statementDifference(round.paced ?? burst, baseline),
+    ...statementDifference(burst, baseline),
     ...profileTable(round),
     ...(waits.length ? ["", "statements that waited longest on a lock:", ...waits] : []),
     ...(excerpts.length ? ["", "log excerpts (most frequent):", ...excerpts] : []),

@@ -29,11 +29,6 @@
  * by kind, PostgreSQL, Redis, haproxy, the harness), SQL statements and
  * PostgreSQL lock waits per order, and RSS before, at peak and after.
  *
- * Between them, `--paced N` hosted pages (min(K, 200) by default; 0 for none) are paid one after another,
- * `--paced-rate` a second (2), below what the store handles: the pipeline's CPU per order with no queue
- * in front of it. The CPU target is judged on that comparison; the burst's ratio, which also holds what K
- * payments at once cost, is printed beside it.
- *
  * `--cpu-profile`: every Medusa process profiles itself over each measured phase (V8's sampler, loaded by
  * NODE_OPTIONS, cpu-profiles.ts) and each round prints the CPU per order by package, hosted against
  * system. The sampler costs CPU too: read the other figures of such a run as approximate.
@@ -49,7 +44,7 @@ import { join } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
 import { parseArgs } from "node:util"
 import { startPostgres } from "../scripts/postgres"
-import { baselinePhase, burstPhase, pacedPhase } from "./burst-phases"
+import { baselinePhase, burstPhase } from "./burst-phases"
 import { cpuProfileEnv, CpuProfiler } from "./cpu-profiles"
 import { middleCpuRatio, profileReport, type ProfileResult, type Round, TARGETS, throughputComparison } from "./burst-report"
 import { watchMemory } from "./process-memory"
@@ -65,8 +60,6 @@ const { values } = parseArgs({
     scenario: { type: "string", default: "burst" },
     profile: { type: "string", default: "default" },
     concurrency: { type: "string" },
-    paced: { type: "string" },
-    "paced-rate": { type: "string", default: "2" },
     "cpu-profile": { type: "boolean", default: false },
     reconciliation: { type: "string", default: "off" },
     deadline: { type: "string" },
@@ -89,8 +82,6 @@ const K = positive("k", values.k)
 const WARMUP = values.warmup === "0" ? 0 : positive("warmup", values.warmup)
 const ROUNDS = positive("rounds", values.rounds)
 const CONCURRENCY = positive("concurrency", values.concurrency ?? process.env.TW_PAYMENT_COMPLETION_CONCURRENCY ?? "2")
-const PACED = values.paced === "0" ? 0 : positive("paced", values.paced ?? String(Math.min(K, 200)))
-const PACED_RATE = positive("paced-rate", values["paced-rate"])
 const DEADLINE = positive("deadline", values.deadline ?? String(120 + Math.ceil(K * 1.5)))
 const IDLE = positive("idle", values.idle)
 const MEMORY_IDLE = positive("memory-idle", values["memory-idle"])
@@ -121,7 +112,7 @@ async function runProfile(profile: Profile, postgres: Postgres, dir: string): Pr
     postgres,
     dir,
     // Warm-up, bursts and baselines buy the same item; room for all and then some.
-    stock: 4 * (ROUNDS * (K + PACED) + WARMUP) + 1000,
+    stock: 4 * (ROUNDS * K + WARMUP) + 1000,
     env: {
       TW_RECONCILIATION: values.reconciliation,
       TW_PAYMENT_COMPLETION_CONCURRENCY: String(process.env.TW_PAYMENT_COMPLETION_CONCURRENCY ?? 2),
@@ -155,11 +146,10 @@ async function runProfile(profile: Profile, postgres: Postgres, dir: string): Pr
       const sayRound = ROUNDS > 1 ? (line: string) => say(`round ${round}: ${line}`) : say
       const memory = watchMemory(store.processes)
       const burst = await burstPhase(store, { k: K, deadlineSeconds: DEADLINE, idleSeconds: IDLE, say: sayRound, profiler })
-      const paced = PACED ? await pacedPhase(store, { k: PACED, perSecond: PACED_RATE, deadlineSeconds: DEADLINE, say: sayRound, profiler }) : undefined
       const baseline = await baselinePhase(store, { k: K, concurrency: CONCURRENCY, admin, say: sayRound, profiler })
       sayRound(`idle for ${MEMORY_IDLE} s before reading memory`)
       await sleep(MEMORY_IDLE * 1000)
-      rounds.push({ burst, paced, baseline, memory: await memory.finish() })
+      rounds.push({ burst, baseline, memory: await memory.finish() })
     }
     return { profile, rounds, bootSeconds }
   } finally {
