@@ -106,7 +106,7 @@ const say = (line: string) => console.log(`[bench ${((Date.now() - started) / 10
 const settings = `(${process.env.TW_PAYMENT_COMPLETION_CONCURRENCY ?? 2} completions at once per process${RENEWALS ? "" : `, baseline ${CONCURRENCY} at once, warm-up ${WARMUP} of each${ROUNDS > 1 ? `, ${ROUNDS} rounds` : ""}`}; reconciliation job ${values.reconciliation})`
 
 async function runProfile(profile: Profile, postgres: Postgres, dir: string): Promise<ProfileResult | RenewalProfileResult> {
-  const profiles = join(dir, `cpu-profiles-${profile}`)
+  const cpuProfiles = join(dir, `cpu-profiles-${profile}`)
   const store = await startBenchStore({
     profile,
     postgres,
@@ -116,7 +116,7 @@ async function runProfile(profile: Profile, postgres: Postgres, dir: string): Pr
     env: {
       TW_RECONCILIATION: values.reconciliation,
       TW_PAYMENT_COMPLETION_CONCURRENCY: String(process.env.TW_PAYMENT_COMPLETION_CONCURRENCY ?? 2),
-      ...(values["cpu-profile"] ? cpuProfileEnv(profiles) : {}),
+      ...(values["cpu-profile"] ? cpuProfileEnv(cpuProfiles) : {}),
     },
     admin: ADMIN,
     say,
@@ -140,7 +140,7 @@ async function runProfile(profile: Profile, postgres: Postgres, dir: string): Pr
       const perOrder = warm.map((phase) => (phase.cpuSeconds / Math.max(1, phase.ordersCreated)).toFixed(3))
       say(`warm-up: ${warm.map((phase) => phase.ordersCreated).join(" and ")} of ${WARMUP} orders, Medusa CPU s per order ${perOrder.join(" (hosted) and ")} (system)`)
     }
-    const profiler = values["cpu-profile"] ? new CpuProfiler(profiles, () => store.processes().map((p) => p.pid)) : undefined
+    const profiler = values["cpu-profile"] ? new CpuProfiler(cpuProfiles, () => store.processes().map((p) => p.pid)) : undefined
     const rounds: Round[] = []
     for (let round = 1; round <= ROUNDS; round++) {
       const sayRound = ROUNDS > 1 ? (line: string) => say(`round ${round}: ${line}`) : say
