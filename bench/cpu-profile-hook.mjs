@@ -1,7 +1,7 @@
 // Loaded into every Medusa process by `bench:burst --cpu-profile` (NODE_OPTIONS=--import): SIGUSR2 starts V8's
 // sampling profiler, the next SIGUSR2 stops it and writes <dir>/<pid>-<n>.cpuprofile. In-process, so each
 // process profiles itself without an inspector port of its own.
-import { writeFileSync } from "node:fs"
+import { renameSync, writeFileSync } from "node:fs"
 import { Session } from "node:inspector/promises"
 import { join } from "node:path"
 
@@ -20,6 +20,9 @@ if (dir) {
     }
     running = false
     const { profile } = await session.post("Profiler.stop")
-    writeFileSync(join(dir, `${process.pid}-${++taken}.cpuprofile`), JSON.stringify(profile))
+    // Written aside, then renamed: the bench reads the file as soon as its name appears.
+    const file = join(dir, `${process.pid}-${++taken}.cpuprofile`)
+    writeFileSync(`${file}.part`, JSON.stringify(profile))
+    renameSync(`${file}.part`, file)
   })
 }

@@ -53,7 +53,6 @@ export class CpuProfiler {
       if (!existsSync(file)) {
         continue
       }
-      await sleep(200) // written in one call; a moment for it to finish
       for (const [category, s] of Object.entries(selfSeconds(JSON.parse(readFileSync(file, "utf8")) as CpuProfile))) {
         seconds[category] = (seconds[category] ?? 0) + s
       }
