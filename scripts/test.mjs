@@ -4,7 +4,7 @@
 // Extra arguments after `--` go to jest (e.g. a file pattern).
 import { spawn, spawnSync } from "node:child_process"
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { join } from "node:path"
+import { join, relative } from "node:path"
 import { createInterface } from "node:readline"
 
 // In running order. `browser: true`: the suite starts Chromium, which the runner provides first.
@@ -95,6 +95,8 @@ const runJest = (args, env) =>
 const outDir = join(process.cwd(), ".tmp", "jest")
 mkdirSync(outDir, { recursive: true })
 const totals = { passed: 0, failed: 0, skipped: 0 }
+// Named in the summary so CI's last lines say which tests failed, not only how many.
+const failures = []
 let broken = false
 const started = Date.now()
 const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(0)} s`
@@ -122,6 +124,14 @@ for (const suite of suites) {
   totals.passed += result.numPassedTests
   totals.failed += result.numFailedTests
   totals.skipped += result.numPendingTests + result.numTodoTests
+  for (const file of result.testResults) {
+    for (const test of file.assertionResults) {
+      if (test.status === "failed") failures.push(`${suite}: ${test.fullName}`)
+    }
+    if (file.status === "failed" && !file.assertionResults.some((test) => test.status === "failed")) {
+      failures.push(`${suite}: ${relative(process.cwd(), file.name)} did not run`)
+    }
+  }
   // A file that fails to load counts no test but fails the run.
   if (run.status !== 0 && result.numFailedTests === 0) {
     console.error(`${suite}: jest exited ${run.status} (${result.numRuntimeErrorTestSuites} suite(s) failed to run)`)
@@ -135,6 +145,6 @@ for (const suite of suites) {
 }
 
 await stopPostgres()
-writeFileSync(join(outDir, "summary.json"), JSON.stringify({ ...totals, broken }))
+writeFileSync(join(outDir, "summary.json"), JSON.stringify({ ...totals, broken, failures }))
 console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped in ${seconds(started)}`)
 process.exit(totals.failed || broken ? 1 : 0)
