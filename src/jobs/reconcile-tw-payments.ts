@@ -4,6 +4,7 @@ import { setTimeout as sleep } from "node:timers/promises"
 import { untrusted } from "../lib/log"
 import { providerId } from "../providers/core/provider-keys"
 import { finishTwRecordedRefundWorkflow, processTwPaymentWorkflow } from "../workflows"
+import { checkCutShortOrders } from "../workflows/cut-short-orders"
 import { type PluginProvider, pluginProviders } from "../workflows/plugin-providers"
 import { settleSavedCardCharges } from "../workflows/saved-cards/settle-saved-card-charges"
 import { sweepTwServicePaymentsWorkflow } from "../workflows/sweep-tw-service-payments"
@@ -27,8 +28,10 @@ const REFUND_WINDOW_MS = 7 * 24 * 3_600_000
  *   service's own recent payments, for money paid to a session the store
  *   no longer has;
  * then the refunds core recorded whose provider call a crash cut short
- * (workflow `finish-tw-recorded-refund`), and the saved-card charges whose
- * outcome is unknown, read by their order (`saved-cards/settle-saved-card-charges.ts`).
+ * (workflow `finish-tw-recorded-refund`), the orders a completion cut short
+ * left without their payment (`cut-short-orders.ts`, once per order, by a
+ * cursor), and the saved-card charges whose outcome is unknown, read by their
+ * order (`saved-cards/settle-saved-card-charges.ts`).
  * Scheduled jobs run in worker processes, once per tick across the cluster
  * under the Redis workflow engine.
  */
@@ -38,10 +41,8 @@ export default async function reconcileTwPayments(
   { force = false }: { force?: boolean } = {}
 ) {
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
-  for (const provider of pluginProviders(container)) {
-    if (!provider.reconciliation.enabled && !force) {
-      continue
-    }
+  const reconciled = pluginProviders(container).filter((provider) => provider.reconciliation.enabled || force)
+  for (const provider of reconciled) {
     const walked = await walkStoreSessions(container, provider)
     await sweepService(container, provider, walked).catch((error: Error) => {
       logger.warn(`medusa-payment-tw: sweeping ${provider.key} payments failed: ${untrusted(error.message, 300)}`)
@@ -50,6 +51,9 @@ export default async function reconcileTwPayments(
       logger.warn(`medusa-payment-tw: checking ${provider.key} refunds failed: ${untrusted(error.message, 300)}`)
     })
   }
+  await checkCutShortOrders(container, reconciled).catch((error: Error) => {
+    logger.warn(`medusa-payment-tw: checking orders without a payment failed: ${untrusted(error.message, 300)}`)
+  })
   await settleSavedCardCharges(container, { force }).catch((error: Error) => {
     logger.warn(`medusa-payment-tw: settling saved-card charges failed: ${untrusted(error.message, 300)}`)
   })

@@ -10,6 +10,8 @@ export interface SessionState {
   data: Record<string, unknown>
   /** Another session of the collection, or its payment, already holds the money. */
   paidElsewhere?: string
+  /** Another session of the collection awaits its payment (a code issued, an intent processing). */
+  awaitingElsewhere?: string
   /** The Medusa payment of this session, once authorized. */
   payment?: { id: string; canceled: boolean }
   cartId?: string
@@ -29,6 +31,8 @@ export type Decision =
       authorizeSession: boolean
       /** Cancel the order placed while waiting for this payment. */
       cancelOrder: boolean
+      /** Why, for the log, when it is not that the payment failed or expired. */
+      cancelReason?: string
       /** What the merchant must do about it, logged as an error. */
       notice?: string
     }
@@ -57,6 +61,18 @@ export function isSubscriptionPeriod(sessionData: Record<string, unknown>, servi
 
 /** A paid convenience-store code or bank transfer: the service returns it only by remittance to the shopper's account. */
 const refundedByRemittance = (observation: PaymentObservation) => observation.facts.paymentMethod === "cvs" || observation.facts.paymentMethod === "atm"
+
+/** Nothing was paid and nothing is on its way: a page or intent still waiting for a card. */
+const neverPaid = ({ paid, action }: PaymentObservation) => !paid && (action === PaymentActions.REQUIRES_MORE || action === PaymentActions.NOT_SUPPORTED)
+
+/**
+ * An order of the session's cart that no payment stands on, while no other
+ * session of the collection holds or awaits one. Read under the cart's lock, so
+ * no completion is still running: core's completion placed the order and was
+ * cut short (a crash) before it recorded the payment or undid the order.
+ */
+const cutShortOrder = (session: SessionState, livePayment: boolean | undefined) =>
+  !!session.order && session.order.status !== "canceled" && !livePayment && !session.paidElsewhere && !session.awaitingElsewhere
 
 /**
  * What the store does about one fresh read of the service, given the session
@@ -95,15 +111,22 @@ export function decide(observation: PaymentObservation | undefined, session: Ses
   if (paid && session.paidElsewhere) {
     return { kind: "refund-orphan", why: `its payment collection was already paid through ${session.paidElsewhere}` }
   }
+  const livePayment = session.payment && !session.payment.canceled
+  /** The session already shows this state: writing it again would be no news. */
+  const known = session.data.status === observation.status
+  if (cutShortOrder(session, livePayment) && (observation.returned || neverPaid(observation))) {
+    return apply({
+      record: !known,
+      cancelOrder: true,
+      cancelReason: `${observation.returned ? "was given back" : "was never made"}, and the completion that placed the order was cut short`,
+    })
+  }
   if (paid && Number(session.data.refundAmount ?? 0) > 0 && !Number(observation.facts.refundAmount ?? 0)) {
     // A read taken before the lock, while the run holding it returned the money (the store could not place
     // the order) and recorded the refund it read afterwards: sealing this read would let a completion place
     // an order on money given back. The session keeps the later read; the next read settles anything new.
     return ignore(`${label}: read before the refund session ${session.id} records; nothing done`, "warn")
   }
-  const livePayment = session.payment && !session.payment.canceled
-  /** The session already shows this state: writing it again would be no news. */
-  const known = session.data.status === observation.status
   switch (observation.action) {
     case PaymentActions.SUCCESSFUL:
     case PaymentActions.AUTHORIZED:
@@ -124,7 +147,17 @@ export function decide(observation: PaymentObservation | undefined, session: Ses
             })
           : { kind: "refund-orphan", why: `its order ${session.order.id} was cancelled` }
       }
-      return apply({ record: true, completeCart: !!session.cartId && !session.order, authorizeSession: !!session.order || !session.cartId })
+      return apply({
+        record: true,
+        completeCart: !!session.cartId && !session.order,
+        authorizeSession: !!session.order || !session.cartId,
+        // An order placed awaiting this payment has its session in `pending_authorization`; any other was placed
+        // by a completion cut short, which may have died before it reserved the order's stock.
+        notice:
+          session.order && session.status !== "pending_authorization"
+            ? `order ${session.order.id} was placed by a completion cut short; ${label} is recorded on it now: check that its items' stock is reserved`
+            : undefined,
+      })
     case PaymentActions.PENDING_AUTHORIZATION: {
       const completeCart = !!session.cartId && !session.order
       // The completion needs a fresh sealed read; otherwise only a new state is worth writing.

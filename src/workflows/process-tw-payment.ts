@@ -79,7 +79,11 @@ export const processTwPaymentWorkflow = createWorkflow(processTwPaymentWorkflowI
     authorizePaymentSessionStep({ id: facts.sessionId, context: {} })
   })
   when("tw-cancel-order", { decision }, ({ decision }) => isApply(decision) && decision.cancelOrder).then(() => {
-    const order = transform({ session, observation }, ({ session, observation }) => ({ orderId: session?.order?.id ?? "", label: observation?.label ?? "" }))
+    const order = transform({ session, observation, decision }, ({ session, observation, decision }) => ({
+      orderId: session?.order?.id ?? "",
+      label: observation?.label ?? "",
+      reason: isApply(decision) ? decision.cancelReason : undefined,
+    }))
     cancelAwaitingOrderStep(order)
   })
   when("tw-record-facts-after-cancel", { decision }, ({ decision }) => isApply(decision) && decision.record && decision.cancelOrder).then(() => {

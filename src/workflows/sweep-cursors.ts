@@ -8,6 +8,8 @@ export const sweepStateSchema = z.object({
   position: z.string().max(4_000).optional(),
   /** Payments already run through the pipeline, by service id, until when (ms) to skip them. */
   handled: z.record(z.string(), z.number()).default({}),
+  /** Items whose run failed, by id, since when (ms): tried again each run (the walk of orders cut short). */
+  retry: z.record(z.string(), z.number()).optional(),
 })
 
 export type SweepState = z.output<typeof sweepStateSchema>

@@ -17,6 +17,8 @@ export interface PaymentObservation {
   action: PaymentActions
   /** The shopper's money is with the merchant. */
   paid: boolean
+  /** Some or all of the money went back to the shopper (a refund at the service). */
+  returned: boolean
   /** The facts worth keeping on the session and payment. */
   facts: Record<string, unknown>
 }

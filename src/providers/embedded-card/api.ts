@@ -86,6 +86,7 @@ export class EmbeddedCardApi implements PaymentApi {
       status: intent.status,
       action: WEBHOOK_ACTION[intent.status],
       paid: intent.status === "succeeded",
+      returned: intent.status === "succeeded" && intent.amountRefundable < intent.amount,
       facts: {
         status: intent.status,
         ...(intent.lastPaymentError ? { lastPaymentError: intent.lastPaymentError.code } : {}),

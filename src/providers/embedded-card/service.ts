@@ -204,7 +204,7 @@ export class EmbeddedCardProviderService extends TwPaymentProvider<EmbeddedCardO
 
   /** A succeeded intent keeps its status when refunded: what is left to refund tells. */
   protected override moneyReturned(intent: PaymentIntent): boolean {
-    return intent.status === "succeeded" && intent.amountRefundable < intent.amount
+    return this.observe(intent).returned
   }
 
   protected observe(intent: PaymentIntent): PaymentObservation {

@@ -6,7 +6,7 @@ import { Attestor } from "../core/attestation"
 import { type Delivery, type ListedPage, type PaymentApi, type PaymentObservation, statusKey, type UnsettledSession } from "../core/payment-api"
 import type { ResolvedHostedCheckoutOptions } from "./options"
 import { type HostedSessionData, readSessionData, transactionFacts } from "./session-data"
-import { FINAL, PAID, WEBHOOK_ACTION } from "./status-map"
+import { FINAL, PAID, REFUND_STATES, WEBHOOK_ACTION } from "./status-map"
 import { awaitsFirstCharge } from "./subscription-session"
 
 /** A page can be paid until it expires, plus 3-D Secure's 10 minutes and some slack. */
@@ -103,6 +103,7 @@ export class HostedCheckoutApi implements PaymentApi {
       status: tx.status,
       action: WEBHOOK_ACTION[tx.status],
       paid: PAID.has(tx.status),
+      returned: REFUND_STATES.has(tx.status) || Number(tx.refundAmount ?? 0) > 0,
       facts: transactionFacts(tx),
     }
   }

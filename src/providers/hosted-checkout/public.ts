@@ -24,7 +24,7 @@ export {
   unavailableMessage,
 } from "./saved-card-session"
 export { type HostedSessionData, maskAccount, remitInfoSchema, transactionFacts } from "./session-data"
-export { PAID } from "./status-map"
+export { PAID, REFUND_STATES } from "./status-map"
 export {
   awaitsFirstCharge,
   RENEWAL_CONTEXT_KEY,

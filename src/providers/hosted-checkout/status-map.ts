@@ -44,8 +44,11 @@ export const WEBHOOK_ACTION: Readonly<Record<TransactionStatus, PaymentActions>>
 /** Statuses in which the shopper's money is with the merchant. */
 export const PAID: ReadonlySet<TransactionStatus> = new Set(["charged", "claimed"])
 
+/** Statuses in which money the shopper paid is going or gone back to them. */
+export const REFUND_STATES: ReadonlySet<TransactionStatus> = new Set(["refunding", "refunded", "refundedPostPayout"])
+
 /** Statuses after which a session has nothing more to learn from the service: failed or expired unpaid, cancelled, money returned. */
-export const FINAL: ReadonlySet<TransactionStatus> = new Set(["failed", "cancelled", "refunding", "refunded", "refundedPostPayout"])
+export const FINAL: ReadonlySet<TransactionStatus> = new Set(["failed", "cancelled", ...REFUND_STATES])
 
 /** The `failureCode` values of the spec's notifications (6.2) as shopper codes. */
 const FAILURE_CODES: Readonly<Record<string, ShopperErrorCode>> = {

@@ -1,4 +1,4 @@
-import type { Transaction, TransactionStatus } from "../../lib/hosted"
+import type { Transaction } from "../../lib/hosted"
 import type { SavedCardChargeStatus } from "../../modules/tw-saved-card/models/saved-card-charge"
 import { hostedDeclineCode, SHOPPER_ERROR } from "../../providers/core/shopper-error-codes"
 import {
@@ -6,6 +6,7 @@ import {
   notChargedMessage,
   PAID,
   pendingMessage,
+  REFUND_STATES,
   refundedMessage,
   refusedMessage,
   type SavedCardChargeOutcome,
@@ -175,9 +176,6 @@ export interface Settlement {
   alert: string | null
 }
 
-/** A charge the service has given back (or is giving back) in full. */
-const REFUNDED: ReadonlySet<TransactionStatus> = new Set(["refunding", "refunded", "refundedPostPayout"])
-
 /**
  * What the service shows under the charge's `orderId`: a paid charge is used
  * (written into the session, sealed), a refunded one is settled as such, a
@@ -197,7 +195,7 @@ export function settleFromRead(
     return unknown({ status: "unknown", transaction_id: row.transaction_id, code: row.code ?? "UNREAD", message: `reading the charge failed: ${read.error}` })
   }
   const paid = read.transactions.find((tx) => PAID.has(tx.status))
-  const refunded = read.transactions.find((tx) => REFUNDED.has(tx.status))
+  const refunded = read.transactions.find((tx) => REFUND_STATES.has(tx.status))
   if (!paid && refunded) {
     // The money was taken and given back (by the pipeline, as an orphan): nothing is left to settle.
     return {

@@ -56,7 +56,9 @@ export const loadPaymentSessionStep = createStep(
 
     const payments = (row.payment_collection?.payments ?? []).filter((p) => !!p)
     const own = payments.find((p) => p.payment_session_id === row.id)
-    const otherSession = row.payment_collection?.payment_sessions?.find((s) => s && s.id !== row.id && PAID_SESSION.has(s.status))
+    const others = (row.payment_collection?.payment_sessions ?? []).filter((s): s is { id: string; status: string } => !!s && s.id !== row.id)
+    const otherSession = others.find((s) => PAID_SESSION.has(s.status))
+    const otherAwaiting = others.find((s) => s.status === "pending_authorization")
     const otherPayment = payments.find((p) => !p.canceled_at && p.payment_session_id && p.payment_session_id !== row.id)
     const state: SessionState = {
       id: row.id,
@@ -64,6 +66,7 @@ export const loadPaymentSessionStep = createStep(
       status: row.status,
       data: row.data ?? {},
       paidElsewhere: otherSession ? `session ${otherSession.id}` : otherPayment ? `session ${otherPayment.payment_session_id}` : undefined,
+      awaitingElsewhere: otherAwaiting ? `session ${otherAwaiting.id}` : undefined,
       payment: own ? { id: own.id, canceled: !!own.canceled_at } : undefined,
       cartId,
       order: orders[0] ? { id: orders[0].id, status: orders[0].status } : undefined,

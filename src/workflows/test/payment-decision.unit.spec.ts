@@ -10,6 +10,7 @@ const read = (changes: Partial<PaymentObservation> = {}): PaymentObservation => 
   status: "charged",
   action: PaymentActions.SUCCESSFUL,
   paid: true,
+  returned: false,
   facts: { status: "charged" },
   ...changes,
 })
@@ -23,6 +24,10 @@ const session = (changes: Partial<SessionState> = {}): SessionState => ({
 })
 const failed = { status: "failed", action: PaymentActions.FAILED, paid: false }
 const issued = { status: "charging", action: PaymentActions.PENDING_AUTHORIZATION, paid: false }
+const unpaid = { status: "initiated", action: PaymentActions.REQUIRES_MORE, paid: false }
+const placed = { id: "order_1", status: "pending" }
+/** Session data that already records the unpaid page. */
+const seen = { transactionId: "tx_1", status: "initiated" }
 const apply = (changes: object) => ({ kind: "apply", record: false, completeCart: false, authorizeSession: false, cancelOrder: false, ...changes })
 
 describe("decide: what one fresh read means for the store", () => {
@@ -46,7 +51,8 @@ describe("decide: what one fresh read means for the store", () => {
     ["collection paid another way", read(), session({ paidElsewhere: "session payses_2" }), { kind: "refund-orphan", why: expect.stringContaining("payses_2") }],
     // Paid.
     ["paid, no order yet", read(), session(), apply({ record: true, completeCart: true })],
-    ["paid, order placed awaiting payment", read(), session({ order: { id: "order_1", status: "pending" } }), apply({ record: true, authorizeSession: true })],
+    ["paid, order placed awaiting payment", read(), session({ status: "pending_authorization", order: { id: "order_1", status: "pending" } }), apply({ record: true, authorizeSession: true, notice: undefined })],
+    ["paid, order placed by a completion cut short", read(), session({ order: { id: "order_1", status: "pending" } }), apply({ record: true, authorizeSession: true, notice: expect.stringContaining("check that its items' stock is reserved") })],
     ["paid, collection without a cart", read(), session({ cartId: undefined }), apply({ record: true, authorizeSession: true })],
     ["paid, already recorded", read(), session({ payment: { id: "pay_1", canceled: false } }), { kind: "ignore", level: "debug" }],
     // A read older than the refund the session records (the run holding the cart's lock gave the money back).
@@ -73,6 +79,15 @@ describe("decide: what one fresh read means for the store", () => {
     ["expired and recorded, order still awaiting (its cancel failed before)", read(failed), session({ data: { transactionId: "tx_1", status: "failed" }, order: { id: "order_1", status: "pending" } }), apply({ cancelOrder: true })],
     // Nothing yet.
     ["page not paid yet", read({ status: "initiated", action: PaymentActions.REQUIRES_MORE, paid: false }), session({ data: { transactionId: "tx_1", status: "initiated" } }), { kind: "ignore", level: "debug" }],
+    // An order no payment stands on, read under the cart's lock: a completion cut short after core placed it.
+    ["page still unpaid under an order without payment", read(unpaid), session({ data: seen, order: placed }), apply({ cancelOrder: true })],
+    ["intent still created under an order without payment", read({ status: "created", action: PaymentActions.NOT_SUPPORTED, paid: false }), session({ order: placed }), apply({ record: true, cancelOrder: true })],
+    ["refunded under an order without payment", read({ status: "refunded", action: PaymentActions.NOT_SUPPORTED, paid: false, returned: true }), session({ data: { transactionId: "tx_1", refundAmount: 500 }, order: placed }), apply({ record: true, cancelOrder: true })],
+    ["intent paid and refunded under an order without payment", read({ status: "succeeded", returned: true }), session({ data: { transactionId: "tx_1", refundAmount: 500 }, order: placed }), apply({ record: true, cancelOrder: true })],
+    ["page unpaid, but the order awaits another session's code", read(unpaid), session({ data: seen, order: placed, awaitingElsewhere: "session payses_2" }), { kind: "ignore" }],
+    ["page unpaid, but the order is paid through another session", read(unpaid), session({ data: seen, order: placed, paidElsewhere: "session payses_2" }), { kind: "ignore" }],
+    ["page unpaid, its order already cancelled", read(unpaid), session({ data: seen, order: { id: "order_1", status: "canceled" } }), { kind: "ignore" }],
+    ["refunded after the order's payment was recorded (a refund core made)", read({ status: "refunded", action: PaymentActions.NOT_SUPPORTED, paid: false, returned: true }), session({ order: placed, payment: { id: "pay_1", canceled: false } }), { kind: "ignore" }],
     ["refunded since the last read (the store could not fulfil)", read({ status: "refunded", action: PaymentActions.NOT_SUPPORTED, paid: false }), session({ data: { transactionId: "tx_1", status: "charged" } }), apply({ record: true })],
   ])("%s", (_name, observation, state, expected) => {
     expect(decide(observation, state, "transactionId")).toMatchObject(expected)

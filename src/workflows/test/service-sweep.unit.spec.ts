@@ -18,6 +18,7 @@ function listed(id: string, ageMin: number, changes: Partial<ListedPayment> & { 
       status: paid ? "charged" : "initiated",
       action: paid ? PaymentActions.SUCCESSFUL : PaymentActions.REQUIRES_MORE,
       paid,
+      returned: false,
       facts: {},
     },
     createdAt: NOW - ageMin * MIN,
