@@ -285,7 +285,7 @@ storeTestRunner({
       expect((transactions as Array<{ status: string }>).map((t) => t.status)).toEqual(["refunded"])
     })
 
-    it("a renewal the store cannot place (out of stock) is refunded, once; the subscription goes on and a later period with stock gets its order (I1, I5; money model, seed 2026)", async () => {
+    it("a renewal the store cannot place (out of stock) is refunded, once, also when the first refund fails at the service; the subscription goes on and a later period with stock gets its order (I1, I5; money model, seed 2026)", async () => {
       const container = getContainer()
       watchStore(container, env.sandbox)
       const admin = await adminToken(api, container)
@@ -319,9 +319,20 @@ storeTestRunner({
         return ((data[0] as { orders?: Array<{ metadata: Record<string, unknown> | null }> }).orders ?? []).filter((o) => o?.metadata?.tw_transaction_hid)
       }
 
-      // Month 2, nothing in stock: the period's money goes back, and the reconciliation does not try it again.
+      // Month 2, nothing in stock, and the service refuses the refund (a 500, nothing done): the period stays paid.
       await stock(0)
+      await control(env.sandbox, "POST", "/faults", { kind: "http500", endpoint: "POST /refunds/{transactionHid}", applied: false, count: 100 })
       await control(env.sandbox, "POST", "/clock/advance", { seconds: 32 * 24 * 3600 })
+      await settle()
+      await waitFor(async () => (await periods()).length === 1 || undefined, "period 2 charged")
+      await reconcileTwSubscriptions(container, { force: true })
+      await settle()
+      expect((await periods()).map((t) => t.status)).toEqual(["charged"])
+      expect(await renewals()).toHaveLength(0)
+
+      // Once the service takes refunds again, the next reconciliation returns the money, and never tries again.
+      await control(env.sandbox, "DELETE", "/faults")
+      await reconcileTwSubscriptions(container, { force: true })
       await settle()
       await waitFor(async () => (await periods()).some((t) => t.status === "refunded"), "period 2 refunded")
       await reconcileTwSubscriptions(container, { force: true })

@@ -23,10 +23,10 @@ describe("production profile: a completion cut short by a crash", () => {
     const paidSession = (await startSession(store, paid.id, PROVIDER_ID)).session
     // No notification of the payment: the store learns of it only by reading.
     await control(store.sandbox, "POST", "/faults", { kind: "drop", purpose: "charge", count: 10 })
-    await payPage(paidSession.data.checkoutUrl, card(SUCCESS_CARD))
 
     // Both completions place their orders, then wait on the stock's lock (held here, as another checkout
-    // would) before recording their payments; the server is killed while they wait.
+    // would, for less than core's 5 s wait) before recording their payments. Meanwhile one page is paid
+    // (a run of the job would wait on the cart's lock), and the server is killed.
     const [{ inventory_item_id: stockKey }] = await store.sql<{ inventory_item_id: string }>(
       "select inventory_item_id from product_variant_inventory_item where variant_id = $1 and deleted_at is null",
       [store.store.variantIds[0]]
@@ -42,14 +42,18 @@ describe("production profile: a completion cut short by a crash", () => {
       await redis.set(`medusa_lock:${stockKey}`, "another-checkout", "EX", 120)
       const completions = [unpaid.id, paid.id].map((id) => store.api("POST", `/store/carts/${id}/complete`, {}, { allowError: true }).catch(() => undefined))
       await waitFor(async () => (await ordersOf([unpaid.id, paid.id])).length === 2 || undefined, "both completions' orders", 60_000)
+      await payPage(paidSession.data.checkoutUrl, card(SUCCESS_CARD))
       await store.kill("server")
       await Promise.all(completions)
     } finally {
       await redis.del(`medusa_lock:${stockKey}`)
       await redis.quit()
     }
+    // What the crash left: two orders, neither with a payment, one of them paid for at the service.
+    expect(await ordersOf([unpaid.id, paid.id])).toHaveLength(2)
     expect(await paymentsOfCartOrder(store, unpaid.id)).toEqual([])
     expect(await paymentsOfCartOrder(store, paid.id)).toEqual([])
+    expect(await control(store.sandbox, "GET", `/transactions/${paidSession.data.transactionId}`)).toMatchObject({ status: "charged" })
     const workerMark = store.logs.worker.length
     await store.startProcess("server")
 
