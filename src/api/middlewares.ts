@@ -1,5 +1,6 @@
 import { authenticate, defineMiddlewares, validateAndTransformBody, validateAndTransformQuery } from "@medusajs/framework/http"
 import { AdminTwPaymentRemittance } from "./admin/tw-payments/validators"
+import { AdminListTwRemittances, AdminRefundTwRemittance, remittanceListConfig } from "./admin/tw-remittances/validators"
 import { AdminCreateTwSubscriptionPlan, AdminUpdateTwSubscriptionPlan } from "./admin/tw-subscription-plans/validators"
 import { AdminCancelTwSubscription, AdminListTwSubscriptions } from "./admin/tw-subscriptions/validators"
 import { cartInvoiceFactsMiddleware } from "./cart-invoice-facts"
@@ -97,6 +98,16 @@ export default defineMiddlewares({
       matcher: "/admin/tw-payments/:payment_id/remittance",
       method: ["POST"],
       middlewares: [validateAndTransformBody(AdminTwPaymentRemittance)],
+    },
+    {
+      matcher: "/admin/tw-remittances",
+      method: ["GET"],
+      middlewares: [validateAndTransformQuery(AdminListTwRemittances, remittanceListConfig)],
+    },
+    {
+      matcher: "/admin/tw-remittances/:id/refund",
+      method: ["POST"],
+      middlewares: [validateAndTransformBody(AdminRefundTwRemittance)],
     },
   ],
 })

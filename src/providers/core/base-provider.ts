@@ -148,8 +148,11 @@ export abstract class TwPaymentProvider<
     if (running) {
       return running
     }
+    // A remittance it cannot make here (no module of the plugin in the payment module's container): the
+    // pipeline's read of the payment, whose session is gone, records it for the merchant.
     const work = this.api_
       .refundOrphan(observation, why)
+      .then(() => undefined)
       .catch((error: Error) => this.logger_.error(`medusa-payment-tw: could not refund ${observation.label} (paid after ${why}): ${error.message}`))
       .finally(() => this.#orphanRefunds.delete(observation.serviceId))
     this.#orphanRefunds.set(observation.serviceId, work)

@@ -30,6 +30,16 @@ export interface UnsettledSession {
   createdAt: Date
 }
 
+/**
+ * What became of an orphan payment: refunded now, nothing to return (unpaid,
+ * or refunded already), or due by remittance, which needs the shopper's bank
+ * account (a paid cvs code or bank transfer): the store records it for the merchant.
+ */
+export type OrphanRefund =
+  | { kind: "refunded" }
+  | { kind: "nothing" }
+  | { kind: "remittance"; transactionHid: string; amount: number; paymentMethod: string }
+
 /** One payment of the service's own list, as the reconciliation job's sweep sees it. */
 export interface ListedPayment {
   observation: PaymentObservation
@@ -93,8 +103,8 @@ export interface PaymentApi {
   parseDelivery(payload: ProviderWebhookPayload["payload"]): Delivery | undefined
   /** One fresh read; undefined when the service does not know the id or it is not this merchant's. */
   observe(serviceId: string): Promise<PaymentObservation | undefined>
-  /** Returns money paid for a session the store no longer uses. */
-  refundOrphan(observation: PaymentObservation, why: string): Promise<void>
+  /** Returns money paid for a session the store no longer uses, or says why it could not. */
+  refundOrphan(observation: PaymentObservation, why: string): Promise<OrphanRefund>
   /** Whether the reconciliation job should read this session again: it could still change, or is paid and awaits its order. */
   reconcilable(session: UnsettledSession, now: number): boolean
   /**

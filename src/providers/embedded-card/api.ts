@@ -4,7 +4,7 @@ import { NotFoundError } from "../../lib/http"
 import { untrusted } from "../../lib/log"
 import { Attestor } from "../core/attestation"
 import { embeddedFailureCode } from "../core/shopper-error-codes"
-import type { Delivery, ListedPage, PaymentApi, PaymentObservation, UnsettledSession } from "../core/payment-api"
+import type { Delivery, ListedPage, OrphanRefund, PaymentApi, PaymentObservation, UnsettledSession } from "../core/payment-api"
 import type { ResolvedEmbeddedCardOptions } from "./options"
 import { type EmbeddedSessionData, readSessionData } from "./session-data"
 import { WEBHOOK_ACTION } from "./status-map"
@@ -144,7 +144,7 @@ export class EmbeddedCardApi implements PaymentApi {
     }
   }
 
-  async refundOrphan(observation: PaymentObservation, why: string): Promise<void> {
+  async refundOrphan(observation: PaymentObservation, why: string): Promise<OrphanRefund> {
     const refund = await this.client.refunds.create(
       { paymentIntentId: observation.serviceId, reason: "duplicate" },
       // One key per intent: however often this runs, the service refunds once.
@@ -154,6 +154,7 @@ export class EmbeddedCardApi implements PaymentApi {
       throw new Error(`the service declined the refund (${refund.failureCode ?? "no reason given"}); refund it from the service's console`)
     }
     this.logger.warn(`embedded-card: refunded ${refund.amount} TWD of ${observation.label} (${refund.status}): paid after ${why}`)
+    return { kind: "refunded" }
   }
 
   hasRefund(refundId: string, paymentData: Record<string, unknown>): boolean {

@@ -3,9 +3,11 @@ import { HostedCheckoutClient, type HostedNotification, PAGE_VALIDITY_MS, parseN
 import { InvalidRequestError, NotFoundError } from "../../lib/http"
 import { untrusted } from "../../lib/log"
 import { Attestor } from "../core/attestation"
-import { type Delivery, type ListedPage, type PaymentApi, type PaymentObservation, statusKey, type UnsettledSession } from "../core/payment-api"
+import { type Delivery, type ListedPage, type OrphanRefund, type PaymentApi, type PaymentObservation, statusKey, type UnsettledSession } from "../core/payment-api"
 import type { ResolvedHostedCheckoutOptions } from "./options"
-import { type HostedSessionData, readSessionData, transactionFacts } from "./session-data"
+import { hostedDeps } from "./provider-deps"
+import { refundTransaction } from "./refund"
+import { type HostedSessionData, readSessionData, type RemitInfo, transactionFacts } from "./session-data"
 import { FINAL, PAID, REFUND_STATES, WEBHOOK_ACTION } from "./status-map"
 import { awaitsFirstCharge } from "./subscription-session"
 
@@ -154,24 +156,37 @@ export class HostedCheckoutApi implements PaymentApi {
 
   /**
    * Card, LINE Pay and Apple Pay money is returned at once; cvs/atm payments
-   * need the shopper's bank account, so they are logged for the merchant.
+   * need the shopper's bank account, so they are answered as due by remittance.
    */
-  async refundOrphan(observation: PaymentObservation, why: string): Promise<void> {
+  async refundOrphan(observation: PaymentObservation, why: string): Promise<OrphanRefund> {
     const fresh = await this.client.transactions.retrieve(observation.serviceId)
     if (!PAID.has(fresh.status) || fresh.refundAmount) {
-      return
+      return { kind: "nothing" }
     }
     if (fresh.paymentMethod === "cvs" || fresh.paymentMethod === "atm") {
-      this.logger.error(
-        `hosted-checkout: ${fresh.amount} TWD paid by ${fresh.paymentMethod} in ${fresh.transactionHid} after ${why}: refund it by remittance from the service's console`
-      )
-      return
+      return { kind: "remittance", transactionHid: fresh.transactionHid, amount: fresh.amount, paymentMethod: fresh.paymentMethod }
     }
     await this.client.refunds.create(fresh.transactionHid, {
       reason: "Paid for a checkout the store had replaced",
       ...(this.options.einvoice ? { productDetails: [this.productLine(fresh.amount)] } : {}),
     })
     this.logger.warn(`hosted-checkout: refunded ${fresh.amount} TWD of ${fresh.transactionHid}: paid after ${why}`)
+    return { kind: "refunded" }
+  }
+
+  /**
+   * Returns a paid cvs/atm payment the store holds no order for to the
+   * shopper's bank account (spec 4.10), in full. False when the service shows
+   * it refunded already (an earlier call whose answer was lost, or the
+   * service's console); a payment not paid is refused with the reason.
+   */
+  async refundByRemittance(transactionId: string, remitInfo: RemitInfo, refundId: string): Promise<boolean> {
+    const tx = await this.client.transactions.retrieve(transactionId)
+    if (tx.refundAmount) {
+      return false
+    }
+    await refundTransaction(hostedDeps(this, this.logger), { remitInfo } as HostedSessionData, tx, tx.amount, refundId)
+    return true
   }
 
   hasRefund(refundId: string, paymentData: Record<string, unknown>): boolean {

@@ -23,7 +23,7 @@ export {
   tokenSubscriptionBody,
   unavailableMessage,
 } from "./saved-card-session"
-export { type HostedSessionData, maskAccount, remitInfoSchema, transactionFacts } from "./session-data"
+export { type HostedSessionData, maskAccount, type RemitInfo, remitInfoSchema, transactionFacts } from "./session-data"
 export { PAID, REFUND_STATES } from "./status-map"
 export {
   awaitsFirstCharge,

@@ -4,6 +4,7 @@ import type { PaymentObservation } from "../../providers/core/payment-api"
 import { TW_SUBSCRIPTION_MODULE, type TwSubscriptionModuleService } from "../../modules/tw-subscription"
 import { pluginProvider } from "../plugin-providers"
 import { placedOrder } from "./complete-paid-cart"
+import { returnOrphan } from "./refund-orphan"
 
 export interface UnfulfillablePayment {
   cartId: string
@@ -41,7 +42,7 @@ export async function returnUnfulfillablePayment(container: MedusaContainer, { c
         await payments.updatePaymentSession({ id: sessionId, amount: session.amount, currency_code: session.currency_code, data: { ...session.data, ...facts, attestation: null } })
       }
       await record({})
-      await api.refundOrphan(observation, why)
+      await returnOrphan(container, provider, api, observation, why)
       const after = await api.observe(observation.serviceId)
       if (after) {
         await record(after.facts)

@@ -1,5 +1,6 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
+import { returnOrphan } from "../../steps/refund-orphan"
 import { hostedApi } from "../hosted-api"
 import type { ObservedPeriod } from "../subscription-state"
 import { settlePeriod } from "./settle-period"
@@ -29,6 +30,6 @@ export async function refundPeriod(container: MedusaContainer, providerKey: stri
   const api = hostedApi(container, providerKey)
   const observation = await api.observe(transactionId)
   if (observation?.paid) {
-    await api.refundOrphan(observation, why)
+    await returnOrphan(container, providerKey, api, observation, why)
   }
 }

@@ -1,0 +1,80 @@
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { adminToken, control, createCart, payPage, seedStore, startPayment, useSandbox, waitFor, type Store } from "../helpers/hosted-store"
+import { storeTestRunner } from "../helpers/store-runner"
+
+jest.setTimeout(180_000)
+const env = useSandbox()
+
+const ACCOUNT = { bankCode: "004", bankName: "Bank of Taiwan", branchCode: "0037", branchName: "Xinyi", account: "987654321098", accountName: "Lin Mei" }
+
+/**
+ * Money only a remittance can return (a cvs code or bank transfer paid for a
+ * session the store dropped): recorded for the merchant, listed in the admin,
+ * refunded to the bank account the merchant types, once (money model with cvs
+ * codes, seed 2026: `changeCart`, `takeCvsCode`, `payCodeAtCounter`, I1).
+ */
+storeTestRunner({
+  inApp: true,
+  env: {},
+  testSuite: ({ api, getContainer }) => {
+    let store: Store
+    beforeEach(async () => {
+      store = await seedStore(getContainer(), env.sandbox, api.defaults.baseURL)
+    })
+
+    const answer = (request: Promise<{ status: number; data: Record<string, unknown> }>) =>
+      request.then(
+        (res) => ({ status: res.status, data: res.data }),
+        (e: { response: { status: number; data: Record<string, unknown> } }) => ({ status: e.response.status, data: e.response.data })
+      )
+
+    it("a cvs code paid after the store dropped its session is listed as due, refunded by remittance once, and its account is never stored or answered", async () => {
+      const container = getContainer()
+      const admin = await adminToken(api, container)
+      const errors = jest.spyOn(container.resolve(ContainerRegistrationKeys.LOGGER), "error")
+      const cart = await createCart(container, store, 820)
+      const { session: first } = await startPayment(api, store, cart.id, { methods: ["cvs"] })
+      // The shopper starts checkout again (core replaces the session), but the first page, which the service
+      // cannot close, is still open in another tab: a code is taken there and paid at the counter.
+      const { session: second } = await startPayment(api, store, cart.id, { methods: ["cvs"] })
+      expect(second.id).not.toBe(first.id)
+      await payPage(first.data.checkoutUrl, { method: "cvs", cvsName: "7-ELEVEN" })
+      await control(env.sandbox, "POST", `/transactions/${first.data.transactionId}/pay`)
+
+      const listed = await waitFor(async () => {
+        const { data } = await api.get("/admin/tw-remittances", { headers: admin })
+        return (data.remittances as Array<Record<string, unknown>>).find((r) => r.transaction_id === first.data.transactionId)
+      }, "the paid code listed as due for remittance")
+      expect(listed).toMatchObject({ amount: 820, payment_method: "cvs", transaction_hid: first.data.transactionHid, session_id: first.id, refunded_at: null })
+      expect(errors.mock.calls.some(([line]) => String(line).includes(`${first.data.transactionHid}`) && String(line).includes("Remittances page"))).toBe(true)
+      // Nothing went back behind the merchant's back.
+      expect(await control(env.sandbox, "GET", `/transactions/${first.data.transactionId}`)).toMatchObject({ status: "charged" })
+
+      // A bad account is refused and changes nothing.
+      const refused = await answer(api.post(`/admin/tw-remittances/${listed.id}/refund`, { ...ACCOUNT, account: "123" }, { headers: admin }))
+      expect(refused.status).toBe(400)
+      expect(String(refused.data.message)).toContain("account")
+      expect(await control(env.sandbox, "GET", `/transactions/${first.data.transactionId}`)).toMatchObject({ status: "charged" })
+
+      const refunded = await answer(api.post(`/admin/tw-remittances/${listed.id}/refund`, ACCOUNT, { headers: admin }))
+      expect(refunded.status).toBe(200)
+      expect(refunded.data).toMatchObject({ refunded_now: true, remittance: { id: listed.id, refunded_at: expect.any(String) } })
+      expect(JSON.stringify(refunded.data)).not.toContain(ACCOUNT.account)
+      const tx = await control(env.sandbox, "GET", `/transactions/${first.data.transactionId}`)
+      expect(tx.refundAmount).toBe(820)
+      expect(["refunding", "refunded"]).toContain(tx.status)
+
+      // Once: a second refund is refused, and the row moves to the refunded list.
+      const again = await answer(api.post(`/admin/tw-remittances/${listed.id}/refund`, ACCOUNT, { headers: admin }))
+      expect(again.status).toBe(400)
+      expect(String(again.data.message)).toContain("already refunded")
+      const { data: due } = await api.get("/admin/tw-remittances", { headers: admin })
+      expect((due.remittances as Array<{ id: string }>).map((r) => r.id)).not.toContain(listed.id)
+      const { data: done } = await api.get("/admin/tw-remittances?status=refunded", { headers: admin })
+      expect((done.remittances as Array<{ id: string }>).map((r) => r.id)).toContain(listed.id)
+      const stored = await container.resolve(ContainerRegistrationKeys.PG_CONNECTION).raw("select * from tw_remittance_due")
+      expect(JSON.stringify(stored.rows)).not.toContain(ACCOUNT.account)
+      errors.mockRestore()
+    })
+  },
+})
