@@ -707,12 +707,10 @@ class Forge extends Step {
 }
 
 /**
- * Every command; shopper payments, completions and deliveries listed more than once weigh more. Convenience-store
- * codes (`cvs`: MONEY_MODEL_CVS=1) are left out by default while the gap they find is open (issue 21's note):
- * a code taken on a page whose session the store dropped (the cart changed) and then paid is money the
- * service returns only by remittance, and the store keeps no record of it to remit from.
+ * Every command; shopper payments, completions and deliveries listed more than once weigh more.
+ * Convenience-store codes (`cvs`) are in by default; `MONEY_MODEL_CVS=0` leaves them out.
  */
-export function moneyCommands({ cvs = false }: { cvs?: boolean } = {}) {
+export function moneyCommands({ cvs = true }: { cvs?: boolean } = {}) {
   const index = fc.nat({ max: 7 })
   return [
     fc.constantFrom(1, 2).map((q) => new StartPayment(q)),
@@ -821,6 +819,12 @@ export async function reconcileAndCheck(model: Model, real: Real): Promise<strin
     await settle()
   }
   real.trace.push(`reconciliation, twice [${((Date.now() - reconciling) / 1000).toFixed(1)} s]`)
+  // The merchant returns what only a remittance can (cvs codes paid for a session the store dropped), with
+  // the shopper's bank account, as the admin's Remittances page does.
+  const remitted = await remitWhatIsDue(world)
+  if (remitted.length) {
+    real.trace.push(`merchant remitted ${remitted.join(", ")}`)
+  }
 
   if (world.sabotage) {
     real.trace.push(`sabotage ${world.sabotage}: ${await sabotage(world, model, await serviceTxs(), await capturedPaymentsByTx(world, real.started))}`)
@@ -1019,6 +1023,17 @@ async function capturedPaymentsByTx(world: World, since: number) {
     byTx.set(key, [...(byTx.get(key) ?? []), entry])
   }
   return byTx
+}
+
+const SHOPPER_ACCOUNT = { bankCode: "004", bankName: "Bank of Taiwan", branchCode: "0037", branchName: "Xinyi", account: "123456789012", accountName: "Model Shopper" }
+
+/** Refunds every remittance due through the admin route; answers what each refund said. */
+async function remitWhatIsDue(world: World): Promise<string[]> {
+  const listed = await call(world.api.get("/admin/tw-remittances?limit=100", { headers: world.admin }))
+  const due = (listed.data.remittances ?? []) as Array<{ id: string; transaction_id: string }>
+  return Promise.all(
+    due.map(async (row) => `${row.transaction_id}: ${brief(await call(world.api.post(`/admin/tw-remittances/${row.id}/refund`, SHOPPER_ACCOUNT, { headers: world.admin })))}`)
+  )
 }
 
 /**

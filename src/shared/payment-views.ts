@@ -43,3 +43,24 @@ export interface RemittanceFields {
   account: string
   accountName: string
 }
+
+/** A row of `GET /admin/tw-remittances`: money only a remittance to the shopper's account can return. */
+export interface RemittanceDueView {
+  id: string
+  provider_key: string
+  transaction_id: string
+  transaction_hid: string
+  amount: number
+  payment_method: string
+  session_id: string | null
+  reason: string
+  refunded_at: string | null
+  created_at: string
+}
+
+export interface RemittanceListResponse {
+  remittances: RemittanceDueView[]
+  count: number
+  limit: number
+  offset: number
+}

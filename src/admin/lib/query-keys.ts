@@ -14,4 +14,6 @@ export const twQueryKeys = {
   plans: (variantId: string) => [ROOT, "plans", variantId] as const,
   savedCards: (customerId: string) => [ROOT, "saved-cards", customerId] as const,
   payment: (paymentId: string) => [ROOT, "payments", paymentId] as const,
+  remittances: [ROOT, "remittances"] as const,
+  remittanceList: (query: Record<string, string | number>) => [...twQueryKeys.remittances, "list", query] as const,
 }

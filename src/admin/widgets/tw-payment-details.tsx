@@ -1,13 +1,12 @@
 import { defineWidgetConfig } from "@medusajs/admin-sdk"
 import type { AdminOrder, DetailWidgetProps } from "@medusajs/framework/types"
-import { Badge, Button, Container, Heading, Input, Label, Text, toast } from "@medusajs/ui"
+import { Badge, Button, Container, Heading, Text, toast } from "@medusajs/ui"
 import type { FormEvent } from "react"
 import { useTranslation } from "react-i18next"
-import type { RemittanceFields, TwPaymentView } from "../../shared/payment-views"
+import type { TwPaymentView } from "../../shared/payment-views"
 import { isProviderOf } from "../../shared/provider-ids"
+import { RemittanceInputs, remittanceOf } from "../components/remittance-fields"
 import { useSaveRemittance, useTwPayment } from "../hooks/payments"
-
-const FIELDS: ReadonlyArray<keyof RemittanceFields> = ["bankCode", "bankName", "branchCode", "branchName", "account", "accountName"]
 
 /** The code or account the shopper pays to, and until when. */
 function PaymentInfo({ info }: { info: TwPaymentView["payment_info"] }) {
@@ -30,17 +29,7 @@ function RemittanceForm({ payment }: { payment: TwPaymentView }) {
   const save = useSaveRemittance(payment.id)
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
-    const form = new FormData(event.currentTarget)
-    const field = (name: keyof RemittanceFields) => String(form.get(name) ?? "")
-    const fields: RemittanceFields = {
-      bankCode: field("bankCode"),
-      bankName: field("bankName"),
-      branchCode: field("branchCode"),
-      branchName: field("branchName"),
-      account: field("account"),
-      accountName: field("accountName"),
-    }
-    save.mutate(fields, { onSuccess: () => toast.success(t("twPayment.payment.remittanceSaved")) })
+    save.mutate(remittanceOf(event.currentTarget), { onSuccess: () => toast.success(t("twPayment.payment.remittanceSaved")) })
   }
   return (
     <form onSubmit={submit} className="flex flex-col gap-y-2">
@@ -49,14 +38,7 @@ function RemittanceForm({ payment }: { payment: TwPaymentView }) {
           ? t("twPayment.payment.remittanceOnFile", { bank: payment.remittance.bank_name, account: payment.remittance.account })
           : t("twPayment.payment.remittanceNeeded")}
       </Text>
-      {FIELDS.map((name) => (
-        <div key={name}>
-          <Label htmlFor={`tw-${payment.id}-${name}`} size="xsmall">
-            {t(`twPayment.payment.fields.${name}`)}
-          </Label>
-          <Input id={`tw-${payment.id}-${name}`} name={name} size="small" required />
-        </div>
-      ))}
+      <RemittanceInputs idPrefix={`tw-${payment.id}`} />
       <Button size="small" type="submit" isLoading={save.isPending}>
         {t("twPayment.payment.remittanceSave")}
       </Button>
