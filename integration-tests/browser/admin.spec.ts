@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core"
 import { launchChromium } from "../../scripts/chromium"
-import { card, payPage, SUCCESS_CARD, waitFor } from "../helpers/hosted-store"
+import { card, control, payPage, PROVIDER_ID, SUCCESS_CARD, waitFor } from "../helpers/hosted-store"
 import { startAdminStore, type AdminStore } from "./admin-store"
 import { screenshots } from "./screenshots"
 
@@ -68,7 +68,22 @@ async function shopperData(store: AdminStore) {
   const { order } = await call(store, "GET", `/admin/orders/${subscription.first_order_id}?fields=id,*payment_collections.payments`, admin)
   const payment = order.payment_collections[0].payments[0]
   const { payment: twPayment } = await call(store, "GET", `/admin/tw-payments/${payment.id}`, admin)
-  return { customerId: customer.id as string, productId: product.id as string, variantId, planTitle: plans[0].title as string, subscription, orderId: order.id as string, transactionHid: twPayment.transaction_hid as string }
+
+  // A cvs code taken on a page whose session the store had replaced, then paid: money due for remittance.
+  const { cart: other } = await call(store, "POST", "/store/carts", shopper, { region_id: regions.find((r: { name: string }) => r.name === "Taiwan").id })
+  await call(store, "POST", `/store/carts/${other.id}/line-items`, shopper, { variant_id: variantId, quantity: 1 })
+  const { payment_collection: collection } = await call(store, "POST", "/store/payment-collections", shopper, { cart_id: other.id })
+  const session = async () =>
+    (await call(store, "POST", `/store/payment-collections/${collection.id}/payment-sessions`, shopper, { provider_id: PROVIDER_ID, data: { methods: ["cvs"] } })).payment_collection.payment_sessions[0]
+  const dropped = await session()
+  await session()
+  await payPage(dropped.data.checkoutUrl, { method: "cvs", cvsName: "7-ELEVEN" })
+  await control(store.sandbox, "POST", `/transactions/${dropped.data.transactionId}/pay`)
+  const remittance = await waitFor(async () => {
+    const { remittances } = await call(store, "GET", "/admin/tw-remittances", admin)
+    return remittances.find((r: { transaction_id: string }) => r.transaction_id === dropped.data.transactionId)
+  }, "the paid code listed as due for remittance", 60_000)
+  return { remittance, customerId: customer.id as string, productId: product.id as string, variantId, planTitle: plans[0].title as string, subscription, orderId: order.id as string, transactionHid: twPayment.transaction_hid as string }
 }
 
 const text = (page: Page, testId: string) => page.getByTestId(testId).first().innerText()
@@ -98,7 +113,7 @@ describe("the admin's pages and widgets", () => {
     console.log(`[admin browser] store ${timings.store} ms, shopper data ${timings.data} ms, pages ${timings.pages} ms`)
   })
 
-  it("shows the subscriptions list and detail, the customer's saved cards and subscriptions, the order's subscription and payment, and the variant's plans", async () => {
+  it("shows the subscriptions list and detail, the customer's saved cards and subscriptions, the order's subscription and payment, the variant's plans, and refunds a remittance due", async () => {
     const started = Date.now()
     const page = await browser.newPage()
     // The first page compiles the admin's modules (Vite dev middleware): slow on a loaded machine.
@@ -162,6 +177,32 @@ describe("the admin's pages and widgets", () => {
       expect(await text(page, "tw-variant-plan-row")).toMatch(new RegExp(`${data.planTitle}[\\s\\S]*Monthly[\\s\\S]*12[\\s\\S]*at checkout`))
       await expect(page.getByRole("switch", { name: `Offer ${data.planTitle}` }).getAttribute("aria-checked")).resolves.toBe("true")
       await shot("variant")
+
+      // Remittances: the code paid for a dropped session, refunded to the account typed in the drawer.
+      const r = data.remittance
+      await page.goto(`${app}/tw-remittances`)
+      await page.getByRole("heading", { level: 1, name: "Remittances due" }).waitFor()
+      const due = page.getByTestId(`tw-remittance-${r.id}`)
+      await expect(due.innerText()).resolves.toMatch(new RegExp(`${r.transaction_hid} \\(cvs\\)[\\s\\S]*NT\\$1,000[\\s\\S]*paid after`))
+      await shot("remittances")
+      await page.getByTestId(`tw-remittance-refund-${r.id}`).click()
+      const fields = { bankCode: "004", bankName: "Bank of Taiwan", branchCode: "0037", branchName: "Xinyi", account: "123", accountName: "Mei Lin" }
+      for (const [name, value] of Object.entries(fields)) {
+        await page.fill(`#tw-${r.id}-${name}`, value)
+      }
+      // The account is checked before anything is sent: the refusal stays in the drawer.
+      await page.getByRole("dialog").getByRole("button", { name: "Refund" }).click()
+      await page.getByTestId("tw-remittance-refusal").waitFor()
+      expect(await text(page, "tw-remittance-refusal")).toContain("account")
+      await page.fill(`#tw-${r.id}-account`, "123456789012")
+      await page.getByRole("dialog").getByRole("button", { name: "Refund" }).click()
+      await page.getByText(`Refunded 1000 TWD of ${r.transaction_hid}`).waitFor()
+      await page.getByText("Nothing is due.").waitFor()
+      const refunded = await control(store.sandbox, "GET", `/transactions/${r.transaction_id}`)
+      expect(refunded.refundAmount).toBe(1000)
+      await page.goto(`${app}/tw-remittances?status=refunded`)
+      await page.getByTestId(`tw-remittance-${r.id}`).waitFor()
+      await shot("remittances-refunded")
     } catch (error) {
       await shot("failure").catch(() => undefined)
       console.log(store.logs.slice(-40).join("\n"))
