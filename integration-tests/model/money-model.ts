@@ -801,13 +801,15 @@ export async function reconcileAndCheck(model: Model, real: Real): Promise<strin
     const { notifications } = await control(world.sandbox, "GET", "/notifications?purpose=charge")
     const txs = await serviceTxs()
     const captured = await capturedPaymentsByTx(world, real.started)
+    // A code paid for a session the store dropped is acted on by recording it as due for remittance.
+    const due = new Set((await sql(world)("tw_remittance_due").select("transaction_id")).map((row: { transaction_id: string }) => row.transaction_id))
     for (const forgery of real.forged) {
       const tx = txs.find((t) => t.id === forgery.txId)
       const delivered = (notifications as Array<{ body: Record<string, unknown>; state: string; createdAt: string }>).some(
         (n) => n.body.transactionId === forgery.txId && n.state === "delivered" && n.createdAt > forgery.at && n.body.status === "charged"
       )
-      if (tx && delivered && PAID.has(tx.status) && !refundedAtService(tx) && !(captured.get(tx.id) ?? []).length) {
-        violations.push(`I6: ${tx.id} was forged, then paid and its real notification delivered, but the store did not act on it (no captured payment, no refund) before reconciliation`)
+      if (tx && delivered && PAID.has(tx.status) && !refundedAtService(tx) && !(captured.get(tx.id) ?? []).length && !due.has(tx.id)) {
+        violations.push(`I6: ${tx.id} was forged, then paid and its real notification delivered, but the store did not act on it (no captured payment, no refund, no remittance due) before reconciliation`)
       }
     }
   }
