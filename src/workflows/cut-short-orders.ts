@@ -8,7 +8,7 @@ import { processTwPaymentWorkflow } from "./process-tw-payment"
 import { SweepCursors } from "./sweep-cursors"
 
 /** Core's completion holds the cart's lock for two minutes at most: an order older than this is no longer being placed. */
-export const PLACING_MS = 10 * 60_000
+const PLACING_MS = 10 * 60_000
 /** Where the walk starts on a store that has no cursor yet. */
 const FIRST_WINDOW_MS = 14 * 24 * 3_600_000
 /** An order whose run keeps failing is given up on (with an error line) after this long. */
