@@ -35,6 +35,11 @@ export type Decision =
       cancelReason?: string
       /** What the merchant must do about it, logged as an error. */
       notice?: string
+      /**
+       * The order was placed by a completion cut short, which may have died before it reserved the order's
+       * stock: reserve what it lacks before recording the payment (or, with the stock gone, cancel and refund).
+       */
+      reserveStock?: boolean
     }
 
 const ignore = (reason: string, level: "debug" | "warn" | "error" = "debug"): Decision => ({ kind: "ignore", reason, level })
@@ -152,11 +157,8 @@ export function decide(observation: PaymentObservation | undefined, session: Ses
         completeCart: !!session.cartId && !session.order,
         authorizeSession: !!session.order || !session.cartId,
         // An order placed awaiting this payment has its session in `pending_authorization`; any other was placed
-        // by a completion cut short, which may have died before it reserved the order's stock.
-        notice:
-          session.order && session.status !== "pending_authorization"
-            ? `order ${session.order.id} was placed by a completion cut short; ${label} is recorded on it now: check that its items' stock is reserved`
-            : undefined,
+        // by a completion cut short.
+        reserveStock: !!session.order && session.status !== "pending_authorization",
       })
     case PaymentActions.PENDING_AUTHORIZATION: {
       const completeCart = !!session.cartId && !session.order

@@ -11,6 +11,7 @@ import { readServicePaymentStep } from "./steps/read-service-payment"
 import { recordRefundStep } from "./steps/record-refund"
 import { recordServiceFactsStep } from "./steps/record-service-facts"
 import { refundOrphanStep } from "./steps/refund-orphan"
+import { reserveOrderStockStep } from "./steps/reserve-order-stock"
 
 export const processTwPaymentWorkflowId = "process-tw-payment"
 
@@ -65,6 +66,28 @@ export const processTwPaymentWorkflow = createWorkflow(processTwPaymentWorkflowI
     refundOrphanStep(orphan)
   })
 
+  // An order a completion cut short may lack its stock's reservations: they are made before its payment is
+  // recorded; with the stock gone, the order is cancelled and the money returned instead.
+  const stock = when("tw-reserve-stock", { decision }, ({ decision }) => isApply(decision) && !!decision.reserveStock).then(() => {
+    const order = transform({ session }, ({ session }) => ({ orderId: session?.order?.id ?? "" }))
+    return reserveOrderStockStep(order)
+  })
+  const unstocked = transform({ stock }, ({ stock }) => stock?.short ?? null)
+  when("tw-unstocked-order", { unstocked }, ({ unstocked }) => !!unstocked).then(() => {
+    const order = transform({ session, observation, unstocked }, ({ session, observation, unstocked }) => ({
+      orderId: session?.order?.id ?? "",
+      label: observation?.label ?? "",
+      reason: `was made, but the completion that placed the order was cut short and its stock is gone (${unstocked}): the money is returned`,
+    }))
+    cancelAwaitingOrderStep(order).config({ name: "cancel-tw-unstocked-order" })
+    const orphan = transform({ input, observation, session }, ({ input, observation, session }) => ({
+      provider: input.provider,
+      observation: observation!,
+      why: `its order ${session?.order?.id ?? ""} could not get its stock`,
+    }))
+    refundOrphanStep(orphan).config({ name: "refund-tw-unstocked-payment" })
+  })
+
   const facts = transform({ input, observation, session }, ({ input, observation, session }) => ({
     provider: input.provider,
     sessionId: session?.id ?? "",
@@ -72,10 +95,10 @@ export const processTwPaymentWorkflow = createWorkflow(processTwPaymentWorkflowI
   }))
   // A failed or expired payment is recorded only once its order is cancelled, so that a cancel that
   // fails leaves the session as it was, and the job (which skips final states) reads it again.
-  when("tw-record-facts", { decision }, ({ decision }) => isApply(decision) && decision.record && !decision.cancelOrder).then(() => {
+  when("tw-record-facts", { decision, unstocked }, ({ decision, unstocked }) => isApply(decision) && decision.record && !decision.cancelOrder && !unstocked).then(() => {
     recordServiceFactsStep(facts)
   })
-  when("tw-authorize-session", { decision }, ({ decision }) => isApply(decision) && decision.authorizeSession).then(() => {
+  when("tw-authorize-session", { decision, unstocked }, ({ decision, unstocked }) => isApply(decision) && decision.authorizeSession && !unstocked).then(() => {
     authorizePaymentSessionStep({ id: facts.sessionId, context: {} })
   })
   when("tw-cancel-order", { decision }, ({ decision }) => isApply(decision) && decision.cancelOrder).then(() => {

@@ -13,6 +13,6 @@ export const cancelAwaitingOrderStep = createStep(
     await cancelOrderWorkflow(container).run({ input: { order_id: orderId } })
     // An expiry is routine; an order a crash left behind is worth the merchant's notice.
     container.resolve(ContainerRegistrationKeys.LOGGER)[reason ? "warn" : "info"](`medusa-payment-tw: cancelled order ${orderId}: its payment (${label}) ${reason ?? "expired or failed unpaid"}`)
-    return new StepResponse(undefined)
+    return new StepResponse(orderId)
   }
 )

@@ -2,7 +2,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { TW_PAYMENT_SWEEP_MODULE, type TwPaymentSweepModuleService } from "../../modules/tw-payment-sweep"
-import type { PaymentApi, PaymentObservation } from "../../providers/core/payment-api"
+import type { OrphanRefund, PaymentApi, PaymentObservation } from "../../providers/core/payment-api"
 import { pluginProvider } from "../plugin-providers"
 
 /**
@@ -11,10 +11,10 @@ import { pluginProvider } from "../plugin-providers"
  * remittance for the merchant, who refunds it with the shopper's bank account
  * (`POST /admin/tw-remittances/:id/refund`).
  */
-export async function returnOrphan(container: MedusaContainer, providerKey: string, api: PaymentApi, observation: PaymentObservation, why: string): Promise<void> {
+export async function returnOrphan(container: MedusaContainer, providerKey: string, api: PaymentApi, observation: PaymentObservation, why: string): Promise<OrphanRefund["kind"]> {
   const outcome = await api.refundOrphan(observation, why)
   if (outcome.kind !== "remittance") {
-    return
+    return outcome.kind
   }
   const recorded = container.hasRegistration(TW_PAYMENT_SWEEP_MODULE)
   if (recorded) {
@@ -32,15 +32,14 @@ export async function returnOrphan(container: MedusaContainer, providerKey: stri
     ? "from the admin's Remittances page, with the shopper's bank account"
     : "by remittance from the service's console (with the tw_payment_sweep module registered, the admin lists it)"
   container.resolve(ContainerRegistrationKeys.LOGGER).error(`${providerKey}: ${outcome.amount} TWD paid by ${outcome.paymentMethod} in ${outcome.transactionHid} after ${why}: refund it ${where}`)
+  return outcome.kind
 }
 
 export const refundOrphanStep = createStep(
   "refund-tw-orphan-payment",
   async ({ provider, observation, why }: { provider: string; observation: PaymentObservation; why: string }, { container }) => {
     const found = pluginProvider(container, provider)
-    if (found) {
-      await returnOrphan(container, provider, found.api, observation, why)
-    }
-    return new StepResponse(undefined)
+    // How the money went back ("nothing": the service holds none of it).
+    return new StepResponse(found ? await returnOrphan(container, provider, found.api, observation, why) : null)
   }
 )

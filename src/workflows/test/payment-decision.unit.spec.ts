@@ -51,8 +51,8 @@ describe("decide: what one fresh read means for the store", () => {
     ["collection paid another way", read(), session({ paidElsewhere: "session payses_2" }), { kind: "refund-orphan", why: expect.stringContaining("payses_2") }],
     // Paid.
     ["paid, no order yet", read(), session(), apply({ record: true, completeCart: true })],
-    ["paid, order placed awaiting payment", read(), session({ status: "pending_authorization", order: { id: "order_1", status: "pending" } }), apply({ record: true, authorizeSession: true, notice: undefined })],
-    ["paid, order placed by a completion cut short", read(), session({ order: { id: "order_1", status: "pending" } }), apply({ record: true, authorizeSession: true, notice: expect.stringContaining("check that its items' stock is reserved") })],
+    ["paid, order placed awaiting payment", read(), session({ status: "pending_authorization", order: { id: "order_1", status: "pending" } }), apply({ record: true, authorizeSession: true, reserveStock: false })],
+    ["paid, order placed by a completion cut short", read(), session({ order: { id: "order_1", status: "pending" } }), apply({ record: true, authorizeSession: true, reserveStock: true })],
     ["paid, collection without a cart", read(), session({ cartId: undefined }), apply({ record: true, authorizeSession: true })],
     ["paid, already recorded", read(), session({ payment: { id: "pay_1", canceled: false } }), { kind: "ignore", level: "debug" }],
     // A read older than the refund the session records (the run holding the cart's lock gave the money back).
