@@ -6,7 +6,7 @@ import { join } from "node:path"
 import fc from "fast-check"
 import { type RedisHandle, startRedis } from "../../scripts/redis"
 import seedDemo from "../../scripts/demo/seed"
-import { adminToken, control, HOOK_PATH, useSandbox } from "../helpers/hosted-store"
+import { adminToken, control, EMBEDDED_HOOK_PATH, HOOK_PATH, updateEmbeddedEndpoint, useSandbox } from "../helpers/hosted-store"
 import { watchStore } from "../helpers/settle"
 import { storeTestRunner } from "../helpers/store-runner"
 import { cleanUp, moneyCommands, preludes, reconcileAndCheck, runPrelude, setAvailable, type Model, type Real, type World } from "./money-model"
@@ -20,6 +20,7 @@ import { cleanUp, moneyCommands, preludes, reconcileAndCheck, runPrelude, setAva
  * MONEY_MODEL_SHRINK=0 (report the first failing sequence unshrunk), MONEY_MODEL_TRACE=1 (print every sequence),
  * MONEY_MODEL_SURVEY=1 (run every sequence, list each failing one unshrunk at the end),
  * MONEY_MODEL_CVS=0 (no convenience-store codes; by default they are taken on pages, paid at the counter or expired),
+ * MONEY_MODEL_EMBEDDED=0 (no embedded card form; by default one-time carts are also paid through payment intents),
  * MONEY_MODEL_SABOTAGE=I1|I2|I3|I4|I5|I6 (the checks' self-test: the harness breaks that invariant; the run must fail),
  * MONEY_MODEL_PROFILE=production (the app on Redis: event bus, workflow engine and locking, as `medusa-config.ts` registers
  * them for REDIS_URL; one process in shared mode). `npm run money-model -- --runs N --seed S [--profile production]`.
@@ -39,6 +40,8 @@ const START_STOCK = 2
 const PROFILE = process.env.MONEY_MODEL_PROFILE || "default"
 /** MONEY_MODEL_CVS=0: no convenience-store codes (see `moneyCommands`). */
 const CVS = process.env.MONEY_MODEL_CVS !== "0"
+/** MONEY_MODEL_EMBEDDED=0: no embedded payment intents (see `moneyCommands`). */
+const EMBEDDED = process.env.MONEY_MODEL_EMBEDDED !== "0"
 
 jest.setTimeout(4 * 3600_000)
 // The reconciliation runs only after a sequence: lost notifications must stay lost until then.
@@ -70,7 +73,7 @@ storeTestRunner({
       let lastFailed: string | undefined
       const surveyed: string[] = []
 
-      const property = fc.asyncProperty(preludes, fc.noBias(fc.commands(moneyCommands({ cvs: CVS }), { maxCommands: MAX_COMMANDS, size: "max" })), async (prelude, commands) => {
+      const property = fc.asyncProperty(preludes({ embedded: EMBEDDED }), fc.noBias(fc.commands(moneyCommands({ cvs: CVS, embedded: EMBEDDED }), { maxCommands: MAX_COMMANDS, size: "max" })), async (prelude, commands) => {
         const started = Date.now()
         await control(env.sandbox, "DELETE", "/faults")
         await setAvailable(world, START_STOCK)
@@ -133,8 +136,12 @@ async function buildWorld(api: World["api"], container: World["container"]): Pro
 
 async function seedWorld(api: World["api"], container: World["container"]): Promise<World> {
   watchStore(container, env.sandbox)
-  await control(env.sandbox, "POST", "/reset")
+  // The sandbox is this run's own, fresh: no reset, which would drop the embedded webhook endpoint whose secret the app booted with.
   await control(env.sandbox, "PATCH", `/merchants/${env.sandbox.defaultMerchant.merchantId}`, { notifyUrl: `${api.defaults.baseURL}${HOOK_PATH}` })
+  const { webhookEndpoints } = await control(env.sandbox, "GET", "/webhook-endpoints")
+  for (const endpoint of webhookEndpoints as Array<{ id: string }>) {
+    await updateEmbeddedEndpoint(env.sandbox, endpoint.id, { url: `${api.defaults.baseURL}${EMBEDDED_HOOK_PATH}`, status: "enabled" })
+  }
   await seedDemo({ container, args: [] } as unknown as ExecArgs)
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const { data: keys } = await query.graph({ entity: "api_key", fields: ["token"], filters: { type: "publishable" } })

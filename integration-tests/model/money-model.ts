@@ -5,7 +5,7 @@ import type { SandboxHandle } from "medusa-payment-tw-sandbox"
 import { HostedCheckoutClient } from "../../src/lib/hosted"
 import reconcileTwPayments from "../../src/jobs/reconcile-tw-payments"
 import reconcileTwSubscriptions from "../../src/jobs/reconcile-tw-subscriptions"
-import { card, control, HOOK_PATH, orderOfCart, payPage, PROVIDER_ID, settle, SUCCESS_CARD, type Store } from "../helpers/hosted-store"
+import { card, confirmCard, control, EMBEDDED_PROVIDER_ID, HOOK_PATH, orderOfCart, payPage, PROVIDER_ID, settle, SUCCESS_CARD, type Store } from "../helpers/hosted-store"
 
 /**
  * The model-based money test (issue 21): fast-check generates short sequences of shopper, service,
@@ -49,9 +49,12 @@ export interface World {
 
 export interface SessionRef {
   id: string
+  /** The hosted transaction, or the embedded payment intent. */
   txId: string
   txHid: string
   checkoutUrl: string
+  /** An embedded session's: what the card form confirms the intent with. */
+  clientSecret?: string
 }
 
 export type CardOwner = "customer" | "other"
@@ -75,6 +78,8 @@ export interface CartRef {
   savedCard?: CardRef
   /** Transactions of its pages for which a convenience-store code was issued, to pay or let expire at the counter. */
   codes?: string[]
+  /** Paid with the card form of the embedded API (payment intents), not on a hosted page. */
+  embedded?: boolean
 }
 
 /** The model: what exists in this sequence (preconditions and targets come from it). */
@@ -116,7 +121,8 @@ async function call(promise: Promise<{ status: number; data: unknown }>): Promis
 
 const brief = (answer: HttpAnswer) => `${answer.status}${answer.status >= 300 || answer.status === 0 ? ` ${String(answer.data?.message ?? answer.data?.type ?? "").slice(0, 120)}` : ""}`
 
-const PAID = new Set(["charged", "claimed"])
+/** Paid at the service: a hosted transaction's states, and an embedded payment intent's. */
+const PAID = new Set(["charged", "claimed", "succeeded"])
 /** Payment methods the service refunds only by remittance to the shopper's bank account. */
 const REMITTED = new Set(["cvs", "atm"])
 const LIVE_SERVICE_SUBSCRIPTION = new Set(["active", "trialing", "retrying"])
@@ -131,7 +137,10 @@ function pick(model: Model, index: number, which: (c: CartRef) => boolean): Cart
 const hasSession = (c: CartRef) => c.sessions.length > 0
 const shopperCanAct = (c: CartRef) => hasSession(c) && !c.abandoned
 /** A cart whose sessions have a page at the service (not a saved card's). */
+/** A cart the shopper pays by card: on its page, or (embedded) in the card form. */
 const hasPage = (c: CartRef) => shopperCanAct(c) && !c.savedCard
+/** A cart whose latest session is an embedded payment intent the shopper can confirm. */
+const hasIntent = (c: CartRef) => shopperCanAct(c) && !!c.embedded
 
 const shopperOf = (world: World, owner: CardOwner) => (owner === "customer" ? { headers: world.customer, id: world.customerId } : world.other)
 
@@ -174,10 +183,11 @@ async function stockedCart(world: World, headers: Headers, variantId: string, qu
 }
 
 /**
- * A hosted card session for a one-time cart (a new one, or again for the same cart); with a saved card,
- * its session, asked for by `headers` (the card's owner, who may not be the cart's).
+ * A session for a one-time cart (a new one, or again for the same cart): a hosted page, or an embedded
+ * payment intent; with a saved card, its session, asked for by `headers` (the card's owner, who may not
+ * be the cart's).
  */
-async function hostedSession(world: World, cart: { cartId: string; headers: Headers }, savedCard?: { id: string; headers: Headers }): Promise<SessionRef | string> {
+async function paymentSession(world: World, cart: { cartId: string; headers: Headers; embedded?: boolean }, savedCard?: { id: string; headers: Headers }): Promise<SessionRef | string> {
   const headers = savedCard?.headers ?? cart.headers
   const collection = await call(world.api.post("/store/payment-collections", { cart_id: cart.cartId }, { headers }))
   if (collection.status !== 200) {
@@ -185,14 +195,17 @@ async function hostedSession(world: World, cart: { cartId: string; headers: Head
   }
   const collectionId = (collection.data.payment_collection as { id: string }).id
   // A page offers the card always, and here a convenience-store code too.
-  const data = savedCard ? { savedCardId: savedCard.id } : { methods: ["cvs"] }
-  const created = await call(world.api.post(`/store/payment-collections/${collectionId}/payment-sessions`, { provider_id: PROVIDER_ID, data }, { headers }))
+  const data = savedCard ? { savedCardId: savedCard.id } : cart.embedded ? {} : { methods: ["cvs"] }
+  const provider = cart.embedded ? EMBEDDED_PROVIDER_ID : PROVIDER_ID
+  const created = await call(world.api.post(`/store/payment-collections/${collectionId}/payment-sessions`, { provider_id: provider, data }, { headers }))
   if (created.status !== 200) {
     return `session ${brief(created)}`
   }
   const sessions = (created.data.payment_collection as { payment_sessions: Array<{ id: string; provider_id: string; data: Record<string, string> }> }).payment_sessions
-  const session = sessions.find((s) => s.provider_id === PROVIDER_ID)!
-  return { id: session.id, txId: session.data.transactionId ?? "", txHid: session.data.transactionHid ?? "", checkoutUrl: session.data.checkoutUrl ?? "" }
+  const session = sessions.find((s) => s.provider_id === provider)!
+  return cart.embedded
+    ? { id: session.id, txId: session.data.paymentIntentId, txHid: session.data.paymentIntentId, checkoutUrl: "", clientSecret: session.data.clientSecret }
+    : { id: session.id, txId: session.data.transactionId ?? "", txHid: session.data.transactionHid ?? "", checkoutUrl: session.data.checkoutUrl ?? "" }
 }
 
 type Command = fc.AsyncCommand<Model, Real>
@@ -208,9 +221,12 @@ abstract class Step implements Command {
   }
 }
 
-/** Shopper: a new guest cart of oolong tea (stock can run out) and a hosted card session for it. */
+/** Shopper: a new guest cart of oolong tea (stock can run out) and a hosted page, or an embedded payment intent, for it. */
 class StartPayment extends Step {
-  constructor(readonly quantity: number) {
+  constructor(
+    readonly quantity: number,
+    readonly embedded = false
+  ) {
     super()
   }
   check = () => true
@@ -221,16 +237,16 @@ class StartPayment extends Step {
       return made
     }
     const { cartId } = made
-    const cart: CartRef = { n: m.carts.length, kind: "one-time", cartId, headers, sessions: [], abandoned: false }
+    const cart: CartRef = { n: m.carts.length, kind: "one-time", cartId, headers, sessions: [], abandoned: false, embedded: this.embedded || undefined }
     m.carts.push(cart)
-    const session = await hostedSession(r.world, cart)
+    const session = await paymentSession(r.world, cart)
     if (typeof session === "string") {
       return `cart#${cart.n} ${cartId}, no session: ${session}`
     }
     cart.sessions.push(session)
     return `cart#${cart.n} ${cartId}, session ${session.id} tx ${session.txId}`
   }
-  toString = () => `startPayment(qty ${this.quantity})`
+  toString = () => `startPayment(qty ${this.quantity}${this.embedded ? ", embedded" : ""})`
 }
 
 /** Shopper: a new session for a cart that has one (a second tab, or after changing the cart). */
@@ -242,7 +258,7 @@ class RestartPayment extends Step {
   async act(m: Model, r: Real) {
     const cart = pick(m, this.index, (c) => c.kind === "one-time" && !c.abandoned)!
     const card = cart.savedCard && { id: cart.savedCard.id, headers: shopperOf(r.world, cart.savedCard.owner).headers }
-    const session = await hostedSession(r.world, cart, card)
+    const session = await paymentSession(r.world, cart, card)
     if (typeof session === "string") {
       return `cart#${cart.n}: ${session}`
     }
@@ -335,7 +351,7 @@ class PayWithSavedCard extends Step {
     }
     const cart: CartRef = { n: m.carts.length, kind: "one-time", cartId: made.cartId, headers, sessions: [], abandoned: false, savedCard }
     m.carts.push(cart)
-    const session = await hostedSession(r.world, cart, { id: savedCard.id, headers: owner.headers })
+    const session = await paymentSession(r.world, cart, { id: savedCard.id, headers: owner.headers })
     if (typeof session === "string") {
       return `cart#${cart.n} (${this.cartOf}'s) with card ${savedCard.id}: ${session}`
     }
@@ -355,13 +371,16 @@ class PayPage extends Step {
     super()
   }
   // A subscription's recurring page takes a card only.
-  private readonly payable = (c: CartRef) => hasPage(c) && (this.method === "card" || c.kind === "one-time")
+  private readonly payable = (c: CartRef) => hasPage(c) && (this.method === "card" || (c.kind === "one-time" && !c.embedded))
   check = (m: Readonly<Model>) => !!pick(m, this.index, this.payable)
-  act = (m: Model) => payLatestPage(pick(m, this.index, this.payable)!, this.method)
+  act = (m: Model, r: Real) => payLatestPage(r.world, pick(m, this.index, this.payable)!, this.method)
   toString = () => (this.method === "card" ? `payPage(${this.index})` : `takeCvsCode(${this.index})`)
 }
 
-async function payLatestPage(cart: CartRef, method: "card" | "cvs" = "card"): Promise<string> {
+async function payLatestPage(world: World, cart: CartRef, method: "card" | "cvs" = "card"): Promise<string> {
+  if (cart.embedded) {
+    return confirmIntent(world, cart, "paid")
+  }
   const session = cart.sessions[cart.sessions.length - 1]
   try {
     const to = await payPage(session.checkoutUrl, method === "card" ? card(SUCCESS_CARD) : CVS)
@@ -376,6 +395,30 @@ async function payLatestPage(cart: CartRef, method: "card" | "cvs" = "card"): Pr
 }
 
 const CVS = { method: "cvs", cvsName: "7-ELEVEN" }
+
+/** The sandbox's test cards for the embedded card form (its README): paid, declined, and `processing` that settles later either way. */
+const INTENT_CARDS = { paid: "4242424242424242", declined: "4000000000000002", "processing, then paid": "4000000000007700", "processing, then declined": "4000000000007718" }
+type IntentCard = keyof typeof INTENT_CARDS
+
+/** The card form: confirms the cart's latest payment intent with a test card. */
+async function confirmIntent(world: World, cart: CartRef, kind: IntentCard): Promise<string> {
+  const session = cart.sessions[cart.sessions.length - 1]
+  const { status, body } = await confirmCard(world.sandbox, session.clientSecret!, INTENT_CARDS[kind])
+  return `cart#${cart.n} ${session.txId} with a card ${kind}: ${status} ${body?.data?.status ?? body?.error?.code ?? ""}`
+}
+
+/** Shopper: confirms the latest payment intent of an embedded cart with one of the test cards. */
+class PayIntent extends Step {
+  constructor(
+    readonly index: number,
+    readonly card: IntentCard
+  ) {
+    super()
+  }
+  check = (m: Readonly<Model>) => !!pick(m, this.index, hasIntent)
+  act = (m: Model, r: Real) => confirmIntent(r.world, pick(m, this.index, hasIntent)!, this.card)
+  toString = () => `payIntent(${this.index}, ${this.card})`
+}
 const hasCode = (c: CartRef) => !!c.codes?.length
 
 /** The shopper pays a convenience-store code at the counter, or lets it expire (the service's side; whatever the cart's state). */
@@ -409,10 +452,10 @@ class PayTwoPages extends Step {
     super()
   }
   check = (m: Readonly<Model>) => m.carts.filter(hasPage).length >= 2
-  async act(m: Model) {
+  async act(m: Model, r: Real) {
     const payable = m.carts.filter(hasPage)
     const carts = [payable[this.index % payable.length], payable[(this.index + 1) % payable.length]]
-    return (await Promise.all(carts.map((cart) => payLatestPage(cart)))).join(" | ")
+    return (await Promise.all(carts.map((cart) => payLatestPage(r.world, cart)))).join(" | ")
   }
   toString = () => `payTwoPagesAtOnce(${this.index}, ${this.index + 1})`
 }
@@ -660,7 +703,7 @@ async function storeViewOfSession(world: World, cartId: string, sessionId: strin
   })
 }
 
-const withPageSession = (c: CartRef) => hasSession(c) && !c.savedCard
+const withPageSession = (c: CartRef) => hasSession(c) && !c.savedCard && !c.embedded
 
 /** The attacker: an unsigned `charged` notification for a real transaction id (from the session data). */
 class Forge extends Step {
@@ -710,10 +753,18 @@ class Forge extends Step {
  * Every command; shopper payments, completions and deliveries listed more than once weigh more.
  * Convenience-store codes (`cvs`) are in by default; `MONEY_MODEL_CVS=0` leaves them out.
  */
-export function moneyCommands({ cvs = true }: { cvs?: boolean } = {}) {
+export function moneyCommands({ cvs = true, embedded = true }: { cvs?: boolean; embedded?: boolean } = {}) {
   const index = fc.nat({ max: 7 })
   return [
     fc.constantFrom(1, 2).map((q) => new StartPayment(q)),
+    ...(embedded
+      ? [
+          fc.constantFrom(1, 2).map((q) => new StartPayment(q, true)),
+          ...[1, 2].map(() =>
+            fc.tuple(index, fc.constantFrom<IntentCard>("declined", "processing, then paid", "processing, then declined")).map(([i, c]) => new PayIntent(i, c))
+          ),
+        ]
+      : []),
     fc.constant(new Subscribe()),
     fc.constant(new Subscribe(true)),
     fc.constantFrom<CardOwner>("customer", "other").map((owner) => new BindCard(owner)),
@@ -751,8 +802,12 @@ export function moneyCommands({ cvs = true }: { cvs?: boolean } = {}) {
   ]
 }
 
-/** What every sequence starts with (shrinkable too): a one-time cart, one or two subscription checkouts, both kinds, or a card bound by the customer. */
-export const preludes = fc.constantFrom("one-time", "subscription", "two-subscriptions", "both", "saved-card")
+/**
+ * What every sequence starts with (shrinkable too): a one-time cart, one or two subscription checkouts, both
+ * kinds, a card bound by the customer, or (with `embedded`) a one-time cart paid through a payment intent.
+ */
+export const preludes = ({ embedded = true }: { embedded?: boolean } = {}) =>
+  fc.constantFrom("one-time", "subscription", "two-subscriptions", "both", "saved-card", ...(embedded ? ["embedded"] : []))
 
 const PRELUDES: Record<string, () => Step[]> = {
   "one-time": () => [new StartPayment(1)],
@@ -760,6 +815,7 @@ const PRELUDES: Record<string, () => Step[]> = {
   "two-subscriptions": () => [new Subscribe(), new Subscribe()],
   both: () => [new StartPayment(1), new Subscribe()],
   "saved-card": () => [new BindCard("customer")],
+  embedded: () => [new StartPayment(1, true)],
 }
 
 export async function runPrelude(prelude: string, model: Model, real: Real) {
@@ -784,6 +840,30 @@ interface ServiceTx {
 
 const refundedAtService = (tx: ServiceTx) => !!tx.refund && tx.refund.status !== "cancelled"
 
+interface IntentView {
+  id: string
+  status: string
+  amount: number
+  orderId: string
+  amountRefundable: number
+}
+
+/**
+ * What the service holds for these sessions: hosted transactions (pages, saved-card charges, periods) and
+ * embedded payment intents, the latter in the same shape (its refunds as one amount).
+ */
+async function serviceRecords(world: World, sessionIds: string[]): Promise<ServiceTx[]> {
+  const txs = (await Promise.all(sessionIds.map(async (id) => (await control(world.sandbox, "GET", `/transactions?orderId=${id}`)).transactions as ServiceTx[]))).flat()
+  const { paymentIntents } = (await control(world.sandbox, "GET", "/payment-intents")) as { paymentIntents: IntentView[] }
+  const intents = paymentIntents
+    .filter((i) => sessionIds.includes(i.orderId))
+    .map((i): ServiceTx => {
+      const refunded = i.status === "succeeded" ? i.amount - i.amountRefundable : 0
+      return { id: i.id, transactionHid: i.id, orderId: i.orderId, status: i.status, amount: i.amount, origin: "embedded", paymentMethod: "card", refund: refunded > 0 ? { status: "refunded", amount: refunded } : undefined }
+    })
+  return [...txs, ...intents]
+}
+
 /**
  * After the sequence: the reconciliation, then I1 to I6 from the sandbox's truth.
  * Returns every violation found (empty when all hold).
@@ -794,7 +874,7 @@ export async function reconcileAndCheck(model: Model, real: Real): Promise<strin
   await settle()
 
   const sessionIds = model.carts.flatMap((c) => c.sessions.map((s) => s.id))
-  const serviceTxs = async () => (await Promise.all(sessionIds.map(async (id) => (await control(world.sandbox, "GET", `/transactions?orderId=${id}`)).transactions as ServiceTx[]))).flat()
+  const serviceTxs = () => serviceRecords(world, sessionIds)
 
   // I6, before the reconciliation can hide it: a real charge notification delivered after a forgery was acted on.
   if (real.forged.length) {
@@ -1021,7 +1101,7 @@ async function capturedPaymentsByTx(world: World, since: number) {
       orderStatus: order?.status,
       sessionId: (p as { payment_session_id?: string }).payment_session_id ?? undefined,
     }
-    const key = String(data.transactionId ?? data.transactionHid ?? `unknown:${p.id}`)
+    const key = String(data.transactionId ?? data.paymentIntentId ?? data.transactionHid ?? `unknown:${p.id}`)
     byTx.set(key, [...(byTx.get(key) ?? []), entry])
   }
   return byTx
@@ -1061,17 +1141,22 @@ export async function cleanUp(model: Model, real: Real) {
   await control(real.world.sandbox, "DELETE", "/faults")
   const sessionIds = new Set(model.carts.flatMap((c) => c.sessions.map((s) => s.id)))
   const { subscriptions } = (await control(real.world.sandbox, "GET", "/subscriptions")) as { subscriptions: Array<{ id: string; status: string }> }
-  const txs = (await Promise.all([...sessionIds].map(async (id) => (await control(real.world.sandbox, "GET", `/transactions?orderId=${id}`)).transactions as ServiceTx[]))).flat()
+  const txs = await serviceRecords(real.world, [...sessionIds])
   const mine = new Set(txs.map((t) => t.subscriptionId).filter(Boolean))
   for (const sub of subscriptions.filter((s) => mine.has(s.id) && !["cancelled", "completed", "error"].includes(s.status))) {
     await control(real.world.sandbox, "POST", `/subscriptions/${sub.id}/cancel`, { reason: "end of model sequence" }).catch(() => undefined)
   }
-  // Codes never paid: expired now, and their orders awaiting payment cancelled now, not in a later sequence.
+  // Codes never paid: expired now, and their orders awaiting payment cancelled now, not in a later sequence;
+  // the same for cards still processing.
   const codes = txs.filter((t) => t.status === "charging" && model.carts.some((c) => c.codes?.includes(t.id)))
   for (const tx of codes) {
     await control(real.world.sandbox, "POST", `/transactions/${tx.id}/expire`).catch(() => undefined)
   }
-  if (codes.length) {
+  const processing = txs.filter((t) => t.origin === "embedded" && t.status === "processing")
+  for (const intent of processing) {
+    await control(real.world.sandbox, "POST", `/payment-intents/${intent.id}/processing-resolve`, { outcome: "failed" }).catch(() => undefined)
+  }
+  if (codes.length || processing.length) {
     await settle()
   }
 }
