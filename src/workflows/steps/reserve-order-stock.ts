@@ -1,4 +1,5 @@
 import { ContainerRegistrationKeys, MathBN, Modules } from "@medusajs/framework/utils"
+import type { BigNumberInput, IInventoryService } from "@medusajs/framework/types"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { cannotFulfil } from "./cannot-fulfil"
 
@@ -46,7 +47,8 @@ export const reserveOrderStockStep = createStep(
       fields: [
         "id",
         "sales_channel_id",
-        // All of an item: its quantity is the order's own (core's inventory fields for orders ask the same way).
+        // The whole item: its quantity comes from the order's item detail, which `items.quantity` alone does not
+        // load (core's inventory fields for orders ask for `items.*` too).
         "items.*",
         "items.variant.manage_inventory",
         "items.variant.allow_backorder",
@@ -102,14 +104,9 @@ export const reserveOrderStockStep = createStep(
 )
 
 /** The channel's first location holding enough, else its first location stocking the item at all (the module then refuses, unless backordered). */
-async function locationFor(
-  inventory: { retrieveAvailableQuantity(itemId: string, locationIds: string[]): Promise<unknown>; listInventoryLevels(filters: Record<string, unknown>): Promise<Array<{ location_id: string }>> },
-  inventoryItemId: string,
-  quantity: unknown,
-  locationIds: string[]
-): Promise<string> {
+async function locationFor(inventory: IInventoryService, inventoryItemId: string, quantity: BigNumberInput, locationIds: string[]): Promise<string> {
   for (const locationId of locationIds) {
-    if (MathBN.gte((await inventory.retrieveAvailableQuantity(inventoryItemId, [locationId])) as number, quantity as number)) {
+    if (MathBN.gte(await inventory.retrieveAvailableQuantity(inventoryItemId, [locationId]), quantity)) {
       return locationId
     }
   }
