@@ -1,11 +1,12 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import fc from "fast-check"
+import { createHmac } from "node:crypto"
 import type { SandboxHandle } from "medusa-payment-tw-sandbox"
 import { HostedCheckoutClient } from "../../src/lib/hosted"
 import reconcileTwPayments from "../../src/jobs/reconcile-tw-payments"
 import reconcileTwSubscriptions from "../../src/jobs/reconcile-tw-subscriptions"
-import { card, confirmCard, control, EMBEDDED_PROVIDER_ID, HOOK_PATH, orderOfCart, payPage, PROVIDER_ID, settle, SUCCESS_CARD, type Store } from "../helpers/hosted-store"
+import { card, confirmCard, control, EMBEDDED_HOOK_PATH, EMBEDDED_PROVIDER_ID, HOOK_PATH, orderOfCart, payPage, PROVIDER_ID, settle, SUCCESS_CARD, type Store } from "../helpers/hosted-store"
 
 /**
  * The model-based money test (issue 21): fast-check generates short sequences of shopper, service,
@@ -95,8 +96,8 @@ export interface Real {
   trace: string[]
   /** Medusa payments the merchant refunded through the admin API. */
   merchantRefunds: Set<string>
-  /** Forged notifications: the transaction, when, and the violations seen right after. */
-  forged: Array<{ txId: string; at: string }>
+  /** Forged deliveries: the transaction or payment intent, and when. */
+  forged: Array<{ txId: string; at: string; embedded?: boolean }>
   violations: string[]
 }
 
@@ -703,9 +704,19 @@ async function storeViewOfSession(world: World, cartId: string, sessionId: strin
   })
 }
 
-const withPageSession = (c: CartRef) => hasSession(c) && !c.savedCard && !c.embedded
+const withPageSession = (c: CartRef) => hasSession(c) && !c.savedCard
 
-/** The attacker: an unsigned `charged` notification for a real transaction id (from the session data). */
+/** A webhook signature made with a secret that is not the store's (`t=…,v1=…`, as the service signs). */
+function forgedSignature(body: string) {
+  const t = Math.floor(Date.now() / 1000)
+  return `t=${t},v1=${createHmac("sha256", `whsec_${"f".repeat(48)}`).update(`${t}.${body}`).digest("hex")}`
+}
+
+/**
+ * The attacker: a `charged` notification for a real transaction id (from the session data), unsigned as
+ * the hosted API's are; for an embedded intent, a `payment_intent.succeeded` webhook signed with a secret
+ * that is not the store's.
+ */
 class Forge extends Step {
   constructor(readonly index: number) {
     super()
@@ -714,10 +725,27 @@ class Forge extends Step {
   async act(m: Model, r: Real) {
     const cart = pick(m, this.index, withPageSession)!
     const session = cart.sessions[cart.sessions.length - 1]
-    const before = await control(r.world.sandbox, "GET", `/transactions/${session.txId}`)
+    const read = async () => control(r.world.sandbox, "GET", cart.embedded ? `/payment-intents/${session.txId}` : `/transactions/${session.txId}`)
+    const before = await read()
     const storeBefore = await storeViewOfSession(r.world, cart.cartId, session.id)
     const at = new Date().toISOString()
-    const answer = await call(
+    // Medusa's hook route answers 200 and hands the body on; what the store does with it is what counts.
+    const answer = cart.embedded ? await this.forgeWebhook(r, before) : await this.forgeNotification(r, cart, session, before.amount)
+    r.forged.push({ txId: session.txId, at, embedded: cart.embedded })
+    await settle()
+    if (r.world.sabotage === "I6" && !PAID.has(before.status)) {
+      await sql(r.world)("payment_session").where({ id: session.id }).update({ status: "error" })
+    }
+    const after = await read()
+    const storeAfter = await storeViewOfSession(r.world, cart.cartId, session.id)
+    // While the service's payment stays unpaid, the forgery may change nothing in the store.
+    if (!PAID.has(before.status) && before.status === after.status && storeBefore !== storeAfter) {
+      r.violations.push(`I6: forged delivery for unpaid ${session.txId} (${after.status}) changed the store: ${storeBefore} -> ${storeAfter}`)
+    }
+    return `cart#${cart.n} ${session.txId} (${before.status}): hook ${answer.status}`
+  }
+  private forgeNotification(r: Real, cart: CartRef, session: SessionRef, amount: number) {
+    return call(
       r.world.api.post(HOOK_PATH, {
         purpose: "charge",
         id: session.txId,
@@ -729,22 +757,25 @@ class Forge extends Step {
         action: cart.kind === "subscription" ? "subscription" : "onetime",
         status: "charged",
         success: true,
-        amount: before.amount,
+        amount,
         currency: "twd",
       })
     )
-    r.forged.push({ txId: session.txId, at })
-    await settle()
-    if (r.world.sabotage === "I6" && !PAID.has(before.status)) {
-      await sql(r.world)("payment_session").where({ id: session.id }).update({ status: "error" })
-    }
-    const after = await control(r.world.sandbox, "GET", `/transactions/${session.txId}`)
-    const storeAfter = await storeViewOfSession(r.world, cart.cartId, session.id)
-    // While the service's transaction stays unpaid, the forgery may change nothing in the store.
-    if (!PAID.has(before.status) && before.status === after.status && storeBefore !== storeAfter) {
-      r.violations.push(`I6: forged charged notification for unpaid ${session.txId} (${after.status}) changed the store: ${storeBefore} -> ${storeAfter}`)
-    }
-    return `cart#${cart.n} tx ${session.txId} (${before.status}): hook ${answer.status}`
+  }
+  private forgeWebhook(r: Real, intent: IntentView) {
+    const { id, amount, orderId } = intent
+    const body = JSON.stringify({
+      id: `evt_forged${Date.now()}`,
+      type: "payment_intent.succeeded",
+      created: Math.floor(Date.now() / 1000),
+      data: { id, status: "succeeded", amount, currency: "TWD", orderId },
+    })
+    return call(
+      r.world.api.post(EMBEDDED_HOOK_PATH, JSON.parse(body), {
+        headers: { "content-type": "application/json", "svc-signature": forgedSignature(body) },
+        transformRequest: [() => body],
+      })
+    )
   }
   toString = () => `forgeChargedNotification(${this.index})`
 }
@@ -879,15 +910,20 @@ export async function reconcileAndCheck(model: Model, real: Real): Promise<strin
   // I6, before the reconciliation can hide it: a real charge notification delivered after a forgery was acted on.
   if (real.forged.length) {
     const { notifications } = await control(world.sandbox, "GET", "/notifications?purpose=charge")
+    const { deliveries } = (await control(world.sandbox, "GET", "/webhook-deliveries?eventType=payment_intent.succeeded")) as {
+      deliveries: Array<{ payload: string; state: string; createdAt: string }>
+    }
     const txs = await serviceTxs()
     const captured = await capturedPaymentsByTx(world, real.started)
     // A code paid for a session the store dropped is acted on by recording it as due for remittance.
     const due = new Set((await sql(world)("tw_remittance_due").select("transaction_id")).map((row: { transaction_id: string }) => row.transaction_id))
     for (const forgery of real.forged) {
       const tx = txs.find((t) => t.id === forgery.txId)
-      const delivered = (notifications as Array<{ body: Record<string, unknown>; state: string; createdAt: string }>).some(
-        (n) => n.body.transactionId === forgery.txId && n.state === "delivered" && n.createdAt > forgery.at && n.body.status === "charged"
-      )
+      const delivered = forgery.embedded
+        ? deliveries.some((d) => (JSON.parse(d.payload) as { data?: { id?: string } }).data?.id === forgery.txId && d.state === "delivered" && d.createdAt > forgery.at)
+        : (notifications as Array<{ body: Record<string, unknown>; state: string; createdAt: string }>).some(
+            (n) => n.body.transactionId === forgery.txId && n.state === "delivered" && n.createdAt > forgery.at && n.body.status === "charged"
+          )
       if (tx && delivered && PAID.has(tx.status) && !refundedAtService(tx) && !(captured.get(tx.id) ?? []).length && !due.has(tx.id)) {
         violations.push(`I6: ${tx.id} was forged, then paid and its real notification delivered, but the store did not act on it (no captured payment, no refund, no remittance due) before reconciliation`)
       }
