@@ -25,8 +25,15 @@ const ALL = Object.keys(SUITES)
 const dashdash = process.argv.indexOf("--")
 const args = dashdash === -1 ? process.argv.slice(2) : process.argv.slice(2, dashdash)
 const jestArgs = dashdash === -1 ? [] : process.argv.slice(dashdash + 1)
-// The model suite's options (`--runs N`, `--seed S`, `--path P`, `--max-commands N`, `--profile default|production`, `--no-shrink`) reach its spec as environment variables.
-const MODEL_OPTIONS = { "--runs": "MONEY_MODEL_RUNS", "--seed": "MONEY_MODEL_SEED", "--path": "MONEY_MODEL_PATH", "--max-commands": "MONEY_MODEL_MAX_COMMANDS", "--profile": "MONEY_MODEL_PROFILE" }
+// The model suite's options (`--runs N`, `--seed S`, `--path P`, `--replay-path R`, `--max-commands N`, `--profile default|production`, `--no-shrink`) reach its spec as environment variables.
+const MODEL_OPTIONS = {
+  "--runs": "MONEY_MODEL_RUNS",
+  "--seed": "MONEY_MODEL_SEED",
+  "--path": "MONEY_MODEL_PATH",
+  "--replay-path": "MONEY_MODEL_REPLAY_PATH",
+  "--max-commands": "MONEY_MODEL_MAX_COMMANDS",
+  "--profile": "MONEY_MODEL_PROFILE",
+}
 for (let i = 0; i < args.length; ) {
   if (args[i] in MODEL_OPTIONS && args[i + 1] !== undefined) {
     process.env[MODEL_OPTIONS[args[i]]] = args[i + 1]

@@ -16,7 +16,8 @@ import { cleanUp, moneyCommands, preludes, reconcileAndCheck, runPrelude, setAva
  * actions against the real app and the sandbox, then the reconciliation, then the money invariants
  * (integration-tests/model/money-model.ts). One app for every sequence; each sequence has carts of its own.
  *
- * MONEY_MODEL_RUNS (sequences), MONEY_MODEL_SEED (replay), MONEY_MODEL_PATH (with the seed: replay only the failing sequence a report names), MONEY_MODEL_MAX_COMMANDS (sequence length),
+ * MONEY_MODEL_RUNS (sequences), MONEY_MODEL_SEED (replay), MONEY_MODEL_PATH and MONEY_MODEL_REPLAY_PATH (with the seed: replay only
+ * the failing sequence a report names; its commands need both), MONEY_MODEL_MAX_COMMANDS (sequence length),
  * MONEY_MODEL_SHRINK=0 (report the first failing sequence unshrunk), MONEY_MODEL_TRACE=1 (print every sequence),
  * MONEY_MODEL_SURVEY=1 (run every sequence, list each failing one unshrunk at the end),
  * MONEY_MODEL_CVS=0 (no convenience-store codes; by default they are taken on pages, paid at the counter or expired),
@@ -30,6 +31,8 @@ const SEED = process.env.MONEY_MODEL_SEED ? Number(process.env.MONEY_MODEL_SEED)
 const MAX_COMMANDS = Number(process.env.MONEY_MODEL_MAX_COMMANDS || 8)
 const SHRINK = process.env.MONEY_MODEL_SHRINK !== "0"
 const PATH = process.env.MONEY_MODEL_PATH || undefined
+/** fast-check's own path through a shrunk list of commands, which `path` alone cannot replay. */
+const REPLAY_PATH = process.env.MONEY_MODEL_REPLAY_PATH || undefined
 /** MONEY_MODEL_SURVEY=1: never stop at a failing sequence; list every failing one at the end (no shrinking). */
 const SURVEY = process.env.MONEY_MODEL_SURVEY === "1"
 /** MONEY_MODEL_TRACE=1: print what every passing sequence did, too. */
@@ -73,7 +76,7 @@ storeTestRunner({
       let lastFailed: string | undefined
       const surveyed: string[] = []
 
-      const property = fc.asyncProperty(preludes({ embedded: EMBEDDED }), fc.noBias(fc.commands(moneyCommands({ cvs: CVS, embedded: EMBEDDED }), { maxCommands: MAX_COMMANDS, size: "max" })), async (prelude, commands) => {
+      const property = fc.asyncProperty(preludes({ embedded: EMBEDDED }), fc.noBias(fc.commands(moneyCommands({ cvs: CVS, embedded: EMBEDDED }), { maxCommands: MAX_COMMANDS, size: "max", replayPath: REPLAY_PATH })), async (prelude, commands) => {
         const started = Date.now()
         await control(env.sandbox, "DELETE", "/faults")
         await setAvailable(world, START_STOCK)
@@ -116,7 +119,9 @@ storeTestRunner({
       }
       if (details.failed) {
         const report = fc.defaultReportMessage(details) ?? "failed"
-        const message = `money model FAILED (seed ${SEED}):\n${report}\n\nthe shrunk sequence's run:\n${lastFailed}`
+        const replayPath = /replayPath="([^"]*)"/.exec(String(details.counterexample?.[1] ?? ""))?.[1]
+        const again = `${replay} --path ${details.counterexamplePath}${replayPath ? ` --replay-path ${replayPath}` : ""}${EMBEDDED ? "" : " (with MONEY_MODEL_EMBEDDED=0)"}`
+        const message = `money model FAILED (seed ${SEED}):\n${report}\n\nreplay only this sequence: ${again}\n\nthe shrunk sequence's run:\n${lastFailed}`
         console.log(message)
         throw new Error(message)
       }

@@ -726,6 +726,9 @@ class Forge extends Step {
     const cart = pick(m, this.index, withPageSession)!
     const session = cart.sessions[cart.sessions.length - 1]
     const read = async () => control(r.world.sandbox, "GET", cart.embedded ? `/payment-intents/${session.txId}` : `/transactions/${session.txId}`)
+    // What is due is delivered first: a real delivery still on its way (a code's `charging`) changes the store
+    // by right, and must not be taken for the forgery's doing (money model, seed 20261127, sequence 639).
+    await settle()
     const before = await read()
     const storeBefore = await storeViewOfSession(r.world, cart.cartId, session.id)
     const at = new Date().toISOString()
