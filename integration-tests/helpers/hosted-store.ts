@@ -106,10 +106,21 @@ export async function control(sandbox: SandboxHandle, method: string, path: stri
   return text ? JSON.parse(text) : undefined
 }
 
-/** How often the store read hosted transactions (`GET /transactions/{id}`), by the sandbox's tally of API calls. */
-export async function transactionReads(sandbox: SandboxHandle): Promise<number> {
+/** How often the store called one hosted endpoint (`METHOD /template`), by the sandbox's tally of API calls. */
+export async function hostedCalls(sandbox: SandboxHandle, endpoint: string): Promise<number> {
   const { apiCalls } = await control(sandbox, "GET", "/api-calls?api=hosted")
-  return (apiCalls as Array<{ endpoint: string; calls: number }>).filter((c) => c.endpoint === "GET /transactions/{id}").reduce((n, c) => n + c.calls, 0)
+  return (apiCalls as Array<{ endpoint: string; calls: number }>).filter((c) => c.endpoint === endpoint).reduce((n, c) => n + c.calls, 0)
+}
+
+/** How often the store read hosted transactions (`GET /transactions/{id}`). */
+export const transactionReads = (sandbox: SandboxHandle) => hostedCalls(sandbox, "GET /transactions/{id}")
+
+/** Points the sandbox's embedded webhook endpoints at this app, and turns them on. */
+export async function pointEmbeddedWebhooks(sandbox: SandboxHandle, appUrl: string) {
+  const { webhookEndpoints } = await control(sandbox, "GET", "/webhook-endpoints")
+  for (const endpoint of webhookEndpoints as Array<{ id: string }>) {
+    await updateEmbeddedEndpoint(sandbox, endpoint.id, { url: `${appUrl}${EMBEDDED_HOOK_PATH}`, status: "enabled" })
+  }
 }
 
 export interface Store {
@@ -129,10 +140,7 @@ export async function seedStore(container: MedusaContainer, sandbox: SandboxHand
   if (reset) {
     await control(sandbox, "POST", "/reset")
   } else {
-    const { webhookEndpoints } = await control(sandbox, "GET", "/webhook-endpoints")
-    for (const endpoint of webhookEndpoints as Array<{ id: string }>) {
-      await updateEmbeddedEndpoint(sandbox, endpoint.id, { url: `${appUrl}${EMBEDDED_HOOK_PATH}`, status: "enabled" })
-    }
+    await pointEmbeddedWebhooks(sandbox, appUrl)
   }
   await control(sandbox, "PATCH", `/merchants/${sandbox.defaultMerchant.merchantId}`, { notifyUrl: `${appUrl}${HOOK_PATH}` })
   const { result: regions } = await createRegionsWorkflow(container).run({

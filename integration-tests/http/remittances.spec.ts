@@ -1,5 +1,5 @@
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { adminToken, control, createCart, payPage, seedStore, startPayment, useSandbox, waitFor, type Store } from "../helpers/hosted-store"
+import { adminToken, control, createCart, hostedCalls, payPage, seedStore, startPayment, useSandbox, waitFor, type Store } from "../helpers/hosted-store"
 import { storeTestRunner } from "../helpers/store-runner"
 
 jest.setTimeout(180_000)
@@ -89,10 +89,7 @@ storeTestRunner({
     it("a refund the service answers with an error: nothing resent and the row stays due; one it made behind the error counts as made, once", async () => {
       const admin = await adminToken(api, getContainer())
       const { first, listed } = await paidForDroppedSession(admin)
-      const refundCalls = async () =>
-        ((await control(env.sandbox, "GET", "/api-calls?api=hosted")).apiCalls as Array<{ endpoint: string; calls: number }>)
-          .filter((c) => c.endpoint === "POST /refunds/{transactionHid}")
-          .reduce((n, c) => n + c.calls, 0)
+      const refundCalls = () => hostedCalls(env.sandbox, "POST /refunds/{transactionHid}")
       const before = await refundCalls()
 
       // A 500 with nothing done: the admin is told to try again, and nothing changed on either side.

@@ -6,7 +6,7 @@ import { join } from "node:path"
 import fc from "fast-check"
 import { type RedisHandle, startRedis } from "../../scripts/redis"
 import seedDemo from "../../scripts/demo/seed"
-import { adminToken, control, EMBEDDED_HOOK_PATH, HOOK_PATH, updateEmbeddedEndpoint, useSandbox } from "../helpers/hosted-store"
+import { adminToken, control, HOOK_PATH, pointEmbeddedWebhooks, useSandbox } from "../helpers/hosted-store"
 import { watchStore } from "../helpers/settle"
 import { storeTestRunner } from "../helpers/store-runner"
 import { cleanUp, moneyCommands, preludes, reconcileAndCheck, runPrelude, setAvailable, type Model, type Real, type World } from "./money-model"
@@ -143,10 +143,7 @@ async function seedWorld(api: World["api"], container: World["container"]): Prom
   watchStore(container, env.sandbox)
   // The sandbox is this run's own, fresh: no reset, which would drop the embedded webhook endpoint whose secret the app booted with.
   await control(env.sandbox, "PATCH", `/merchants/${env.sandbox.defaultMerchant.merchantId}`, { notifyUrl: `${api.defaults.baseURL}${HOOK_PATH}` })
-  const { webhookEndpoints } = await control(env.sandbox, "GET", "/webhook-endpoints")
-  for (const endpoint of webhookEndpoints as Array<{ id: string }>) {
-    await updateEmbeddedEndpoint(env.sandbox, endpoint.id, { url: `${api.defaults.baseURL}${EMBEDDED_HOOK_PATH}`, status: "enabled" })
-  }
+  await pointEmbeddedWebhooks(env.sandbox, api.defaults.baseURL)
   await seedDemo({ container, args: [] } as unknown as ExecArgs)
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const { data: keys } = await query.graph({ entity: "api_key", fields: ["token"], filters: { type: "publishable" } })

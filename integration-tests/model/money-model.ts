@@ -1,8 +1,8 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import fc from "fast-check"
-import { createHmac } from "node:crypto"
 import type { SandboxHandle } from "medusa-payment-tw-sandbox"
+import { signPayload } from "../../src/lib/embedded"
 import { HostedCheckoutClient } from "../../src/lib/hosted"
 import reconcileTwPayments from "../../src/jobs/reconcile-tw-payments"
 import reconcileTwSubscriptions from "../../src/jobs/reconcile-tw-subscriptions"
@@ -706,11 +706,8 @@ async function storeViewOfSession(world: World, cartId: string, sessionId: strin
 
 const withPageSession = (c: CartRef) => hasSession(c) && !c.savedCard
 
-/** A webhook signature made with a secret that is not the store's (`t=…,v1=…`, as the service signs). */
-function forgedSignature(body: string) {
-  const t = Math.floor(Date.now() / 1000)
-  return `t=${t},v1=${createHmac("sha256", `whsec_${"f".repeat(48)}`).update(`${t}.${body}`).digest("hex")}`
-}
+/** A webhook secret that is not the store's: what the attacker signs with. */
+const FORGER_SECRET = `whsec_${"f".repeat(48)}`
 
 /**
  * The attacker: a `charged` notification for a real transaction id (from the session data), unsigned as
@@ -775,7 +772,7 @@ class Forge extends Step {
     })
     return call(
       r.world.api.post(EMBEDDED_HOOK_PATH, JSON.parse(body), {
-        headers: { "content-type": "application/json", "svc-signature": forgedSignature(body) },
+        headers: { "content-type": "application/json", "svc-signature": signPayload(body, FORGER_SECRET) },
         transformRequest: [() => body],
       })
     )
