@@ -219,7 +219,7 @@ storeTestRunner({
       expect((await control(env.sandbox, "GET", `/transactions/${session.data.transactionId}`)).status).toBe("refunded")
     })
 
-    it("money given back never becomes a captured order with the card form either: a fully refunded intent still reads succeeded, and its completion is refused (I2)", async () => {
+    it("money given back never becomes a captured order with the card form either: a fully refunded intent still reads succeeded, and neither the reconciliation nor the completion places an order once stock is back (I1, I2; money model, seed 20261147)", async () => {
       const { cartId, inventoryItemId } = await stockedCart(1)
       const { session } = await startPayment(api, store, cartId, {}, EMBEDDED_PROVIDER_ID)
       const inventory = getContainer().resolve(Modules.INVENTORY)
@@ -235,12 +235,17 @@ storeTestRunner({
         ((await control(env.sandbox, "GET", "/refunds")).refunds as Array<{ paymentIntentId: string; amount: number }>).filter((r) => r.paymentIntentId === session.data.paymentIntentId)
       await waitFor(async () => (await refunds()).length > 0, "the refund of the payment the store cannot fulfil")
 
+      // The merchant restocks (in the model: cancels the order that took the last unit); the job reads the intent again.
       await setStock(5)
+      await reconcileTwPayments(getContainer(), { force: true })
+      expect(await orderOfCart(getContainer(), cartId)).toBeUndefined()
       const completed = await completeCart(api, store, cartId)
       expect(completed.data.type).not.toBe("order")
       expect(await orderOfCart(getContainer(), cartId)).toBeUndefined()
       const [stored] = await getContainer().resolve(Modules.PAYMENT).listPaymentSessions({ id: session.id }, { relations: ["payment"] })
       expect(stored.payment ?? null).toBeNull()
+      // The session keeps what was given back, unsealed, so any read older than the refund is seen as older.
+      expect(stored.data).toMatchObject({ status: "succeeded", refundAmount: session.data.amount, attestation: null })
       expect((await refunds()).map((r) => r.amount)).toEqual([session.data.amount])
     })
 

@@ -126,6 +126,11 @@ export function decide(observation: PaymentObservation | undefined, session: Ses
       cancelReason: `${observation.returned ? "was given back" : "was never made"}, and the completion that placed the order was cut short`,
     })
   }
+  if (paid && observation.returned && !livePayment) {
+    // Paid, then given back (the store could not place the order, or the merchant refunded it at the service):
+    // sealing this read would let the job's run or the shopper's completion place an order on it.
+    return ignore(`${label} was paid and given back; no order is placed on it`, "warn")
+  }
   if (paid && Number(session.data.refundAmount ?? 0) > 0 && !Number(observation.facts.refundAmount ?? 0)) {
     // A read taken before the lock, while the run holding it returned the money (the store could not place
     // the order) and recorded the refund it read afterwards: sealing this read would let a completion place

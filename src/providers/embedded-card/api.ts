@@ -92,6 +92,9 @@ export class EmbeddedCardApi implements PaymentApi {
         ...(intent.lastPaymentError ? { lastPaymentError: intent.lastPaymentError.code } : {}),
         // Cleared once the shopper pays after a failed try (a cancelled 3-D Secure leaves the intent payable).
         errorCode: intent.lastPaymentError || intent.status === "failed" ? embeddedFailureCode(intent.lastPaymentError?.code) : undefined,
+        // A refunded intent still reads `succeeded`: the session keeps what was given back, so a read taken
+        // before the refund is seen as older than the session (see `decide`).
+        ...(intent.status === "succeeded" && intent.amountRefundable < intent.amount ? { refundAmount: intent.amount - intent.amountRefundable } : {}),
       },
     }
   }
@@ -103,7 +106,8 @@ export class EmbeddedCardApi implements PaymentApi {
    */
   reconcilable({ status, data, createdAt }: UnsettledSession, now: number): boolean {
     const session = data as Partial<EmbeddedSessionData>
-    if (!session.paymentIntentId || (session.status && CLOSED.has(session.status))) {
+    // Money given back leaves the session nothing more to learn, as a final status does.
+    if (!session.paymentIntentId || (session.status && CLOSED.has(session.status)) || Number(session.refundAmount ?? 0) > 0) {
       return false
     }
     return status === "pending_authorization" || session.status === "succeeded" || session.status === "processing" || now - createdAt.getTime() < OPEN_INTENT_MS

@@ -34,6 +34,7 @@ const shape = sessionDataShape(storefrontDataSchema, [
   "status",
   "lastPaymentError",
   "refunds",
+  "refundAmount",
   "attestation",
   "errorCode",
 ])
@@ -63,6 +64,8 @@ export interface EmbeddedSessionData {
   /** The card form's language: pass it to the SDK's constructor (`TwPay(publishableKey, { locale })`). */
   locale?: SdkLocale
   refunds?: Array<{ id: string; medusaRefundId?: string; amount: number; status: string }>
+  /** What the service has refunded of the intent, as the event pipeline last read it: any refund, the store's or not. */
+  refundAmount?: number
   /** The event pipeline's sealed read (see `Attestor`). */
   attestation?: unknown
 }

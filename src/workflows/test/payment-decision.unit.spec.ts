@@ -57,6 +57,10 @@ describe("decide: what one fresh read means for the store", () => {
     ["paid, already recorded", read(), session({ payment: { id: "pay_1", canceled: false } }), { kind: "ignore", level: "debug" }],
     // A read older than the refund the session records (the run holding the cart's lock gave the money back).
     ["paid, read before the refund the session records", read(), session({ data: { transactionId: "tx_1", status: "refunded", refundAmount: 500 } }), { kind: "ignore", level: "warn", reason: expect.stringContaining("read before the refund") }],
+    // Money given back never places or pays an order, however the read comes (a refunded intent still reads succeeded).
+    ["intent paid and refunded, no order", read({ status: "succeeded", returned: true, facts: { status: "succeeded", refundAmount: 500 } }), session({ data: { transactionId: "tx_1", status: "succeeded", refundAmount: 500 } }), { kind: "ignore", level: "warn", reason: expect.stringContaining("given back") }],
+    ["paid, partly refunded at the service, no order", read({ returned: true, facts: { status: "charged", refundAmount: 100 } }), session(), { kind: "ignore", level: "warn", reason: expect.stringContaining("given back") }],
+    ["intent paid and refunded, its order cancelled", read({ status: "succeeded", returned: true }), session({ order: { id: "order_1", status: "canceled" } }), { kind: "ignore", level: "warn" }],
     ["refunded, as the session records", read({ status: "refunded", action: PaymentActions.NOT_SUPPORTED, paid: false, facts: { status: "refunded", refundAmount: 500 } }), session({ data: { transactionId: "tx_1", status: "refunded", refundAmount: 500 } }), { kind: "ignore", level: "debug" }],
     // Paid for an order cancelled meanwhile: an orphan. Card money goes back at once; cvs/atm money needs the
     // shopper's bank account, so the payment is recorded on the cancelled order, where the merchant refunds it.
