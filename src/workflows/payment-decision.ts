@@ -128,8 +128,9 @@ export function decide(observation: PaymentObservation | undefined, session: Ses
   }
   if (paid && observation.returned && !livePayment) {
     // Paid, then given back (the store could not place the order, or the merchant refunded it at the service):
-    // sealing this read would let the job's run or the shopper's completion place an order on it.
-    return ignore(`${label} was paid and given back; no order is placed on it`, "warn")
+    // sealing this read would let the job's run or the shopper's completion place an order on it. Only a
+    // refund the session has not recorded (not the store's own) is worth a warning.
+    return ignore(`${label} was paid and given back; no order is placed on it`, Number(session.data.refundAmount ?? 0) > 0 ? "debug" : "warn")
   }
   if (paid && Number(session.data.refundAmount ?? 0) > 0 && !Number(observation.facts.refundAmount ?? 0)) {
     // A read taken before the lock, while the run holding it returned the money (the store could not place
