@@ -119,6 +119,8 @@ export function decide(observation: PaymentObservation | undefined, session: Ses
   const livePayment = session.payment && !session.payment.canceled
   /** The session already shows this state: writing it again would be no news. */
   const known = session.data.status === observation.status
+  /** The session records money given back (the pipeline's read after the store's own refund). */
+  const refundRecorded = Number(session.data.refundAmount ?? 0) > 0
   if (cutShortOrder(session, livePayment) && (observation.returned || neverPaid(observation))) {
     return apply({
       record: !known,
@@ -130,9 +132,9 @@ export function decide(observation: PaymentObservation | undefined, session: Ses
     // Paid, then given back (the store could not place the order, or the merchant refunded it at the service):
     // sealing this read would let the job's run or the shopper's completion place an order on it. Only a
     // refund the session has not recorded (not the store's own) is worth a warning.
-    return ignore(`${label} was paid and given back; no order is placed on it`, Number(session.data.refundAmount ?? 0) > 0 ? "debug" : "warn")
+    return ignore(`${label} was paid and given back; no order is placed on it`, refundRecorded ? "debug" : "warn")
   }
-  if (paid && Number(session.data.refundAmount ?? 0) > 0 && !Number(observation.facts.refundAmount ?? 0)) {
+  if (paid && refundRecorded && !Number(observation.facts.refundAmount ?? 0)) {
     // A read taken before the lock, while the run holding it returned the money (the store could not place
     // the order) and recorded the refund it read afterwards: sealing this read would let a completion place
     // an order on money given back. The session keeps the later read; the next read settles anything new.

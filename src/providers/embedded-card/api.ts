@@ -78,6 +78,8 @@ export class EmbeddedCardApi implements PaymentApi {
   }
 
   observation(intent: PaymentIntent): PaymentObservation {
+    // A refunded intent still reads `succeeded`: what is left to refund tells what was given back.
+    const refunded = intent.status === "succeeded" ? intent.amount - intent.amountRefundable : 0
     return {
       serviceId: intent.id,
       label: `payment intent ${intent.id}`,
@@ -86,15 +88,14 @@ export class EmbeddedCardApi implements PaymentApi {
       status: intent.status,
       action: WEBHOOK_ACTION[intent.status],
       paid: intent.status === "succeeded",
-      returned: intent.status === "succeeded" && intent.amountRefundable < intent.amount,
+      returned: refunded > 0,
       facts: {
         status: intent.status,
         ...(intent.lastPaymentError ? { lastPaymentError: intent.lastPaymentError.code } : {}),
         // Cleared once the shopper pays after a failed try (a cancelled 3-D Secure leaves the intent payable).
         errorCode: intent.lastPaymentError || intent.status === "failed" ? embeddedFailureCode(intent.lastPaymentError?.code) : undefined,
-        // A refunded intent still reads `succeeded`: the session keeps what was given back, so a read taken
-        // before the refund is seen as older than the session (see `decide`).
-        ...(intent.status === "succeeded" && intent.amountRefundable < intent.amount ? { refundAmount: intent.amount - intent.amountRefundable } : {}),
+        // Kept on the session, so that a read taken before the refund is seen as older (see `decide`).
+        ...(refunded > 0 ? { refundAmount: refunded } : {}),
       },
     }
   }
@@ -107,7 +108,7 @@ export class EmbeddedCardApi implements PaymentApi {
   reconcilable({ status, data, createdAt }: UnsettledSession, now: number): boolean {
     const session = data as Partial<EmbeddedSessionData>
     // Money given back leaves the session nothing more to learn, as a final status does.
-    if (!session.paymentIntentId || (session.status && CLOSED.has(session.status)) || Number(session.refundAmount ?? 0) > 0) {
+    if (!session.paymentIntentId || (session.status && CLOSED.has(session.status)) || (session.refundAmount ?? 0) > 0) {
       return false
     }
     return status === "pending_authorization" || session.status === "succeeded" || session.status === "processing" || now - createdAt.getTime() < OPEN_INTENT_MS
