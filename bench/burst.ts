@@ -36,7 +36,8 @@
  * Options: --k N (200), --profile (default; both: default and production; all: the three), --warmup N (40; 0 for none), --rounds R (1), --concurrency N (the baseline's
  * completions at once; default TW_PAYMENT_COMPLETION_CONCURRENCY or 2),
  * --reconciliation on|off (off: the job's reads would count as notification
- * reads), --deadline S, --idle S (stop waiting for orders), --out FILE (JSON).
+ * reads), --deadline S, --idle S (stop waiting for orders), --out FILE (JSON),
+ * --servers N and --workers M (the cluster profile's processes; 2 and 2).
  */
 import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
@@ -60,6 +61,8 @@ const { values } = parseArgs({
     scenario: { type: "string", default: "burst" },
     profile: { type: "string", default: "default" },
     concurrency: { type: "string" },
+    servers: { type: "string", default: "2" },
+    workers: { type: "string", default: "2" },
     "cpu-profile": { type: "boolean", default: false },
     reconciliation: { type: "string", default: "off" },
     deadline: { type: "string" },
@@ -85,6 +88,7 @@ const CONCURRENCY = positive("concurrency", values.concurrency ?? process.env.TW
 const DEADLINE = positive("deadline", values.deadline ?? String(120 + Math.ceil(K * 1.5)))
 const IDLE = positive("idle", values.idle)
 const MEMORY_IDLE = positive("memory-idle", values["memory-idle"])
+const SHAPE = { servers: positive("servers", values.servers), workers: positive("workers", values.workers) }
 if (!["both", "all", ...PROFILES].includes(values.profile!)) {
   console.error(`[bench] --profile must be one of ${[...PROFILES, "both", "all"].join(", ")} (both: default and production), not "${values.profile}"`)
   process.exit(2)
@@ -120,6 +124,7 @@ async function runProfile(profile: Profile, postgres: Postgres, dir: string): Pr
     },
     admin: ADMIN,
     say,
+    shape: SHAPE,
   })
   try {
     const { data } = await requestJson<{ token: string }>(

@@ -1,10 +1,15 @@
 // The Medusa processes of a bench store, by profile: one `shared` process (default), a `server` and a
-// `worker` (production), or the cluster profile's two servers behind haproxy and two workers.
+// `worker` (production), or the cluster profile's servers behind haproxy and workers (two and two unless said).
 import { startCluster, type Cluster } from "../scripts/cluster"
 import { startMedusaProcess, type MedusaProcess, type WorkerMode } from "../scripts/medusa-process"
 import { freePort } from "../scripts/postgres"
 
 export type Member = MedusaProcess & { role: string }
+
+export interface ClusterShape {
+  servers: number
+  workers: number
+}
 
 export interface StoreProcesses {
   /** Where the store API and /hooks/payment/* answer: the one server, or the balancer. */
@@ -23,7 +28,10 @@ export interface StoreProcesses {
 }
 
 /** Picks the ports (the store's address is known before anything boots: the sandbox is pointed at it first). */
-export async function storeProcesses(profile: "default" | "production" | "cluster", { dir, logs, say }: { dir: string; logs: string[]; say: (line: string) => void }): Promise<StoreProcesses> {
+export async function storeProcesses(
+  profile: "default" | "production" | "cluster",
+  { dir, logs, say, shape = { servers: 2, workers: 2 } }: { dir: string; logs: string[]; say: (line: string) => void; shape?: ClusterShape }
+): Promise<StoreProcesses> {
   if (profile === "cluster") {
     const port = await freePort()
     let cluster: Cluster | undefined
@@ -36,8 +44,8 @@ export async function storeProcesses(profile: "default" | "production" | "cluste
           await Promise.all(cluster.members().map((m) => cluster!.restart(m.role)))
           return
         }
-        say("starting Medusa (2 servers behind haproxy + 2 workers)")
-        cluster = await startCluster({ servers: 2, workers: 2, env, dir, port, echo: (role, line) => logs.push(`[${role}] ${line}`) })
+        say(`starting Medusa (${shape.servers} servers behind haproxy + ${shape.workers} workers)`)
+        cluster = await startCluster({ ...shape, env, dir, port, echo: (role, line) => logs.push(`[${role}] ${line}`) })
         say(`Medusa up: ${members().map((m) => `${m.role} pid ${m.pid} after ${(m.bootMs / 1000).toFixed(1)} s`).join(", ")}`)
       },
       kill: async () => {

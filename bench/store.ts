@@ -22,7 +22,7 @@ import type { MedusaProcess } from "../scripts/medusa-process"
 import type { startPostgres } from "../scripts/postgres"
 import { startRedis, type RedisHandle } from "../scripts/redis"
 import { treeCpuSeconds } from "./process-cpu"
-import { storeProcesses, type Member } from "./store-processes"
+import { type ClusterShape, storeProcesses, type Member } from "./store-processes"
 import { enableStatementStats, type StatementCounts, statementCounts } from "./sql-statements"
 
 export const PROFILES = ["default", "production", "cluster"] as const
@@ -78,6 +78,8 @@ export interface BenchStoreOptions {
   route?: (addresses: { storeUrl: string; sandbox: SandboxHandle }) => Promise<Routing>
   /** Progress lines of the harness. */
   say?: (line: string) => void
+  /** The cluster profile's processes (2 servers and 2 workers unless said). */
+  shape?: ClusterShape
 }
 
 export interface BenchStore {
@@ -192,7 +194,7 @@ export async function startBenchStore(options: BenchStoreOptions): Promise<Bench
       say(`redis-server on ${redis.port ? `port ${redis.port}` : "REDIS_URL"}`)
     }
     const logs: string[] = []
-    const medusa = await storeProcesses(profile, { dir: options.dir, logs, say })
+    const medusa = await storeProcesses(profile, { dir: options.dir, logs, say, shape: options.shape })
     const url = medusa.url
     const routing = (await options.route?.({ storeUrl: url, sandbox })) ?? { deliveryBase: url, apiBase: sandbox.url }
 
