@@ -61,8 +61,8 @@ const { values } = parseArgs({
     scenario: { type: "string", default: "burst" },
     profile: { type: "string", default: "default" },
     concurrency: { type: "string" },
-    servers: { type: "string", default: "2" },
-    workers: { type: "string", default: "2" },
+    servers: { type: "string" },
+    workers: { type: "string" },
     "cpu-profile": { type: "boolean", default: false },
     reconciliation: { type: "string", default: "off" },
     deadline: { type: "string" },
@@ -88,7 +88,11 @@ const CONCURRENCY = positive("concurrency", values.concurrency ?? process.env.TW
 const DEADLINE = positive("deadline", values.deadline ?? String(120 + Math.ceil(K * 1.5)))
 const IDLE = positive("idle", values.idle)
 const MEMORY_IDLE = positive("memory-idle", values["memory-idle"])
-const SHAPE = { servers: positive("servers", values.servers), workers: positive("workers", values.workers) }
+const SHAPE = { servers: positive("servers", values.servers ?? "2"), workers: positive("workers", values.workers ?? "2") }
+if ((values.servers || values.workers) && values.profile !== "cluster") {
+  console.error(`[bench] --servers and --workers shape the cluster profile only; add --profile cluster`)
+  process.exit(2)
+}
 if (!["both", "all", ...PROFILES].includes(values.profile!)) {
   console.error(`[bench] --profile must be one of ${[...PROFILES, "both", "all"].join(", ")} (both: default and production), not "${values.profile}"`)
   process.exit(2)
