@@ -27,6 +27,8 @@ export interface StoreProcesses {
   stop(): Promise<void>
 }
 
+const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`
+
 /** Picks the ports (the store's address is known before anything boots: the sandbox is pointed at it first). */
 export async function storeProcesses(
   profile: "default" | "production" | "cluster",
@@ -44,7 +46,7 @@ export async function storeProcesses(
           await Promise.all(cluster.members().map((m) => cluster!.restart(m.role)))
           return
         }
-        say(`starting Medusa (${shape.servers} servers behind haproxy + ${shape.workers} workers)`)
+        say(`starting Medusa (${plural(shape.servers, "server")} behind haproxy + ${plural(shape.workers, "worker")})`)
         cluster = await startCluster({ ...shape, env, dir, port, echo: (role, line) => logs.push(`[${role}] ${line}`) })
         say(`Medusa up: ${members().map((m) => `${m.role} pid ${m.pid} after ${(m.bootMs / 1000).toFixed(1)} s`).join(", ")}`)
       },
