@@ -120,6 +120,17 @@ async function inBatches<T, R>(items: T[], concurrency: number, work: (item: T, 
   return Promise.all(items.map((item, index) => limit(() => work(item, index))))
 }
 
+/** Starts item i's work i / perSecond seconds in, however long earlier ones take: an open loop at a set rate. */
+async function atRate<T, R>(items: T[], perSecond: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const start = Date.now()
+  return Promise.all(
+    items.map(async (item, index) => {
+      await sleep(Math.max(0, start + (index * 1000) / perSecond - Date.now()))
+      return work(item, index)
+    })
+  )
+}
+
 interface OrderRow {
   cart_id: string
   order_id: string
@@ -158,9 +169,11 @@ export interface BurstOptions {
   idleSeconds: number
   say: (line: string) => void
   profiler?: CpuProfiler
+  /** Pay the pages at this many per second instead of all at once (`--pace`). */
+  pace?: number
 }
 
-export async function burstPhase(store: BenchStore, { k, deadlineSeconds, idleSeconds, say, profiler }: BurstOptions): Promise<BurstResult> {
+export async function burstPhase(store: BenchStore, { k, deadlineSeconds, idleSeconds, say, profiler, pace }: BurstOptions): Promise<BurstResult> {
   say(`burst: setting up ${k} carts with a hosted-checkout session each`)
   const setupBefore = cpuCounters(store)
   const sessions = await inBatches(Array.from({ length: k }), SETUP_CONCURRENCY, async (_, index) => {
@@ -188,9 +201,10 @@ export async function burstPhase(store: BenchStore, { k, deadlineSeconds, idleSe
   profiler?.start()
   const lockWatch = watchLockWaits(store.sql)
 
-  say(`burst: paying all ${k} pages at once`)
+  const pay = (s: (typeof sessions)[number]) => submitPage(s.checkoutUrl, cardFields(SUCCESS_CARD))
+  say(pace ? `burst: paying ${k} pages, ${pace} a second` : `burst: paying all ${k} pages at once`)
   const started = Date.now()
-  await Promise.all(sessions.map((s) => submitPage(s.checkoutUrl, cardFields(SUCCESS_CARD))))
+  await (pace ? atRate(sessions, pace, pay) : Promise.all(sessions.map(pay)))
   const payWindowMs = Date.now() - started
 
   let orders: OrderRow[] = []
@@ -268,7 +282,14 @@ export interface BaselineResult extends PhaseResult {
 
 export async function baselinePhase(
   store: BenchStore,
-  { k, concurrency, admin, say, profiler }: { k: number; concurrency: number; admin: Record<string, string>; say: (line: string) => void; profiler?: CpuProfiler }
+  {
+    k,
+    concurrency,
+    admin,
+    say,
+    profiler,
+    pace,
+  }: { k: number; concurrency: number; admin: Record<string, string>; say: (line: string) => void; profiler?: CpuProfiler; pace?: number }
 ): Promise<BaselineResult> {
   say(`baseline: setting up ${k} carts with a ${SYSTEM_PROVIDER} session each`)
   const setupBefore = cpuCounters(store)
@@ -284,17 +305,18 @@ export async function baselinePhase(
   const cpuBefore = cpuCounters(store)
   profiler?.start()
   const lockWatch = watchLockWaits(store.sql)
-  say(`baseline: completing ${k} carts, ${concurrency} at a time`)
+  say(pace ? `baseline: completing ${k} carts, ${pace} a second` : `baseline: completing ${k} carts, ${concurrency} at a time`)
   const started = Date.now()
   const refusals: string[] = []
-  const durations = await inBatches(carts, concurrency, async (cartId) => {
+  const complete = async (cartId: string) => {
     const t0 = Date.now()
     const { status, data } = await completeCart(store, cartId)
     if (data.type !== "order") {
       refusals.push(`${status} ${data.error?.message ?? data.message ?? JSON.stringify(data).slice(0, 200)}`)
     }
     return (Date.now() - t0) / 1000
-  })
+  }
+  const durations = await (pace ? atRate(carts, pace, complete) : inBatches(carts, concurrency, complete))
   const wallSeconds = (Date.now() - started) / 1000
   const cpu = cpuSince(store, cpuBefore)
   const profile = await profiler?.stop()

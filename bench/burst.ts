@@ -33,6 +33,11 @@
  * NODE_OPTIONS, cpu-profiles.ts) and each round prints the CPU per order by package, hosted against
  * system. The sampler costs CPU too: read the other figures of such a run as approximate.
  *
+ * `--pace R`: the measured rounds pay the burst's pages and start the baseline's completions at R a
+ * second instead of all at once and `--concurrency` at a time, so both phases place orders at one rate
+ * that need not fill the machine: on a saturated machine CPU per order also counts the processes'
+ * contention for its cores (issue 24). The warm-up is not paced.
+ *
  * Options: --k N (200), --profile (default; both: default and production; all: the three), --warmup N (40; 0 for none), --rounds R (1), --concurrency N (the baseline's
  * completions at once; default TW_PAYMENT_COMPLETION_CONCURRENCY or 2),
  * --reconciliation on|off (off: the job's reads would count as notification
@@ -61,6 +66,7 @@ const { values } = parseArgs({
     scenario: { type: "string", default: "burst" },
     profile: { type: "string", default: "default" },
     concurrency: { type: "string" },
+    pace: { type: "string" },
     servers: { type: "string" },
     workers: { type: "string" },
     "cpu-profile": { type: "boolean", default: false },
@@ -85,7 +91,8 @@ const K = positive("k", values.k)
 const WARMUP = values.warmup === "0" ? 0 : positive("warmup", values.warmup)
 const ROUNDS = positive("rounds", values.rounds)
 const CONCURRENCY = positive("concurrency", values.concurrency ?? process.env.TW_PAYMENT_COMPLETION_CONCURRENCY ?? "2")
-const DEADLINE = positive("deadline", values.deadline ?? String(120 + Math.ceil(K * 1.5)))
+const PACE = values.pace === undefined ? undefined : positive("pace", values.pace)
+const DEADLINE = positive("deadline", values.deadline ?? String(120 + Math.ceil(K * 1.5) + (PACE ? Math.ceil(K / PACE) : 0)))
 const IDLE = positive("idle", values.idle)
 const MEMORY_IDLE = positive("memory-idle", values["memory-idle"])
 const SHAPE = { servers: positive("servers", values.servers ?? "2"), workers: positive("workers", values.workers ?? "2") }
@@ -111,7 +118,7 @@ const ADMIN = { email: "bench-admin@example.test", password: "bench-admin-passwo
 const profiles: Profile[] = values.profile === "all" ? [...PROFILES] : values.profile === "both" ? ["default", "production"] : [values.profile as Profile]
 const started = Date.now()
 const say = (line: string) => console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`)
-const settings = `(${process.env.TW_PAYMENT_COMPLETION_CONCURRENCY ?? 2} completions at once per process${RENEWALS ? "" : `, baseline ${CONCURRENCY} at once, warm-up ${WARMUP} of each${ROUNDS > 1 ? `, ${ROUNDS} rounds` : ""}`}; reconciliation job ${values.reconciliation})`
+const settings = `(${process.env.TW_PAYMENT_COMPLETION_CONCURRENCY ?? 2} completions at once per process${RENEWALS ? "" : `, ${PACE ? `burst and baseline paced at ${PACE} orders/s` : `baseline ${CONCURRENCY} at once`}, warm-up ${WARMUP} of each${ROUNDS > 1 ? `, ${ROUNDS} rounds` : ""}`}; reconciliation job ${values.reconciliation})`
 
 async function runProfile(profile: Profile, postgres: Postgres, dir: string): Promise<ProfileResult | RenewalProfileResult> {
   const cpuProfiles = join(dir, `cpu-profiles-${profile}`)
@@ -154,8 +161,8 @@ async function runProfile(profile: Profile, postgres: Postgres, dir: string): Pr
     for (let round = 1; round <= ROUNDS; round++) {
       const sayRound = ROUNDS > 1 ? (line: string) => say(`round ${round}: ${line}`) : say
       const memory = watchMemory(store.processes)
-      const burst = await burstPhase(store, { k: K, deadlineSeconds: DEADLINE, idleSeconds: IDLE, say: sayRound, profiler })
-      const baseline = await baselinePhase(store, { k: K, concurrency: CONCURRENCY, admin, say: sayRound, profiler })
+      const burst = await burstPhase(store, { k: K, deadlineSeconds: DEADLINE, idleSeconds: IDLE, say: sayRound, profiler, pace: PACE })
+      const baseline = await baselinePhase(store, { k: K, concurrency: CONCURRENCY, admin, say: sayRound, profiler, pace: PACE })
       sayRound(`idle for ${MEMORY_IDLE} s before reading memory`)
       await sleep(MEMORY_IDLE * 1000)
       rounds.push({ burst, baseline, memory: await memory.finish() })
