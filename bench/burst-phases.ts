@@ -280,17 +280,18 @@ export interface BaselineResult extends PhaseResult {
   capture: { captured: number; cpuSeconds: number }
 }
 
-export async function baselinePhase(
-  store: BenchStore,
-  {
-    k,
-    concurrency,
-    admin,
-    say,
-    profiler,
-    pace,
-  }: { k: number; concurrency: number; admin: Record<string, string>; say: (line: string) => void; profiler?: CpuProfiler; pace?: number }
-): Promise<BaselineResult> {
+export interface BaselineOptions {
+  k: number
+  /** Completions at once, and the merchant's captures at once. */
+  concurrency: number
+  admin: Record<string, string>
+  say: (line: string) => void
+  profiler?: CpuProfiler
+  /** Start the completions at this many per second instead (`--pace`). */
+  pace?: number
+}
+
+export async function baselinePhase(store: BenchStore, { k, concurrency, admin, say, profiler, pace }: BaselineOptions): Promise<BaselineResult> {
   say(`baseline: setting up ${k} carts with a ${SYSTEM_PROVIDER} session each`)
   const setupBefore = cpuCounters(store)
   const carts = await inBatches(Array.from({ length: k }), SETUP_CONCURRENCY, async (_, index) => {

@@ -35,8 +35,8 @@
  *
  * `--pace R`: the measured rounds pay the burst's pages and start the baseline's completions at R a
  * second instead of all at once and `--concurrency` at a time, so both phases place orders at one rate
- * that need not fill the machine: on a saturated machine CPU per order also counts the processes'
- * contention for its cores (issue 24). The warm-up is not paced.
+ * that need not fill the machine: CPU per order then compares the two paths order by order, without a
+ * saturated burst's many completions at once (issue 24). The warm-up is not paced.
  *
  * Options: --k N (200), --profile (default; both: default and production; all: the three), --warmup N (40; 0 for none), --rounds R (1), --concurrency N (the baseline's
  * completions at once; default TW_PAYMENT_COMPLETION_CONCURRENCY or 2),
