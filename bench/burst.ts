@@ -113,6 +113,10 @@ if (!["burst", "renewals"].includes(values.scenario!)) {
   process.exit(2)
 }
 const RENEWALS = values.scenario === "renewals"
+if (RENEWALS && PACE) {
+  console.error(`[bench] --pace paces the burst scenario only; the renewals all fall due at one tick`)
+  process.exit(2)
+}
 /** Plans are made in the admin (renewals); the baseline's payments are captured there. */
 const ADMIN = { email: "bench-admin@example.test", password: "bench-admin-password-1" }
 const profiles: Profile[] = values.profile === "all" ? [...PROFILES] : values.profile === "both" ? ["default", "production"] : [values.profile as Profile]
