@@ -1,4 +1,5 @@
 import { Modules } from "@medusajs/framework/utils"
+import { createPaymentSessionsWorkflow } from "@medusajs/medusa/core-flows"
 import {
   adminToken,
   card,
@@ -150,6 +151,73 @@ storeTestRunner({
           const order = await orderOfCart(getContainer(), cart.id)
           expect(order!.status).toBe("canceled")
           expect(order!.payment_collections![0]!.payments).toEqual([])
+        })
+      })
+
+      describe("an order awaiting its money keeps its payment", () => {
+        /** A cart paid with a code (cvs or atm) and completed: its order awaits the money. */
+        async function awaitingOrder(amount: number, method: "cvs" | "atm") {
+          const cart = await createCart(getContainer(), store, amount)
+          const { collectionId, session } = await startPayment(api, store, cart.id, { methods: [method] })
+          await payPage(session.data.checkoutUrl, method === "cvs" ? { method, cvsName: "7-ELEVEN" } : { method })
+          expect((await completeCart(api, store, cart.id)).data.type).toBe("order")
+          expect((await orderOfCart(getContainer(), cart.id))!.payment_collections![0]!.status).toBe("awaiting")
+          return { cart, collectionId, session }
+        }
+        const newSession = (collectionId: string) =>
+          api
+            .post(`/store/payment-collections/${collectionId}/payment-sessions`, { provider_id: "pp_hosted-checkout_hosted-checkout", data: {} }, { headers: store.headers })
+            .then(
+              (res: { status: number }) => ({ status: res.status, code: undefined }),
+              (e: { response: { status: number; data: { code?: string } } }) => ({ status: e.response.status, code: e.response.data?.code })
+            )
+        const serviceStatus = async (transactionId: string) => (await control(env.sandbox, "GET", `/transactions/${transactionId}`)).status
+
+        it("cvs: a new session on the order's collection is refused, by the store route and by core's workflow, and the code stays payable", async () => {
+          const { cart, collectionId, session } = await awaitingOrder(760, "cvs")
+
+          expect(await newSession(collectionId)).toEqual({ status: 400, code: "cart_already_completed" })
+          // Core's workflow without the route's guard (a script, another route): the provider refuses to delete the awaited session.
+          const { errors } = await createPaymentSessionsWorkflow(getContainer()).run({
+            input: { payment_collection_id: collectionId, provider_id: "pp_hosted-checkout_hosted-checkout" },
+            throwOnError: false,
+          })
+          expect(errors.map((e) => e.error?.message)).toEqual(["Could not delete all payment sessions"])
+          // The session the workflow created beside it was undone: the collection holds the awaited session alone.
+          const kept = await getContainer().resolve(Modules.PAYMENT).listPaymentSessions({ payment_collection_id: collectionId })
+          expect(kept.map((s) => [s.id, s.status])).toEqual([[session.id, "pending_authorization"]])
+          expect(await serviceStatus(session.data.transactionId)).toBe("charging")
+
+          await control(env.sandbox, "POST", `/transactions/${session.data.transactionId}/pay`)
+          const paid = await waitFor(async () => {
+            const order = await orderOfCart(getContainer(), cart.id)
+            return order?.payment_collections?.[0]?.payments?.[0]?.captured_at ? order : undefined
+          }, "the capture after the cvs payment")
+          expect(paid.status).toBe("pending")
+        })
+
+        it("atm: a new session is refused, and the transfer paid afterwards captures the order", async () => {
+          const { cart, collectionId, session } = await awaitingOrder(1240, "atm")
+
+          expect(await newSession(collectionId)).toEqual({ status: 400, code: "cart_already_completed" })
+          expect(await serviceStatus(session.data.transactionId)).toBe("charging")
+
+          await control(env.sandbox, "POST", `/transactions/${session.data.transactionId}/pay`)
+          const paid = await waitFor(async () => {
+            const order = await orderOfCart(getContainer(), cart.id)
+            return order?.payment_collections?.[0]?.payments?.[0]?.captured_at ? order : undefined
+          }, "the capture after the atm transfer")
+          expect(paid.status).toBe("pending")
+          expect(Number(paid.payment_collections![0]!.payments![0]!.amount)).toBe(1240)
+        })
+
+        it("a code issued before the order is placed: the cart's collection takes no new session either", async () => {
+          const cart = await createCart(getContainer(), store, 530)
+          const { collectionId, session } = await startPayment(api, store, cart.id, { methods: ["cvs"] })
+          await payPage(session.data.checkoutUrl, { method: "cvs", cvsName: "7-ELEVEN" })
+          // Whether or not the code's notification has placed the order yet, the code stays the cart's.
+          expect((await newSession(collectionId)).status).toBe(400)
+          expect(await serviceStatus(session.data.transactionId)).toBe("charging")
         })
       })
 

@@ -4,7 +4,7 @@ import { AdminListTwRemittances, AdminRefundTwRemittance, remittanceListConfig }
 import { AdminCreateTwSubscriptionPlan, AdminUpdateTwSubscriptionPlan } from "./admin/tw-subscription-plans/validators"
 import { AdminCancelTwSubscription, AdminListTwSubscriptions } from "./admin/tw-subscriptions/validators"
 import { cartInvoiceFactsMiddleware } from "./cart-invoice-facts"
-import { paidCollectionGuard } from "./paid-collection-guard"
+import { collectionInUseGuard } from "./collection-in-use-guard"
 import { paymentDeliveryIntake } from "./payment-delivery-intake"
 import { savedCardCompletionMiddleware } from "./saved-card-completion"
 import { savedCardSessionMiddleware } from "./saved-card-session"
@@ -27,11 +27,11 @@ export default defineMiddlewares({
       middlewares: [paymentDeliveryIntake],
     },
     {
-      // Never on a paid collection (paid-collection-guard.ts); a saved card only of the logged-in customer
+      // Never on a collection in use: paid, ordered or awaiting its money (collection-in-use-guard.ts); a saved card only of the logged-in customer
       // (saved-card-session.ts); the cart's buyer and lines for hosted-checkout e-invoices (cart-invoice-facts.ts).
       matcher: "/store/payment-collections/:id/payment-sessions",
       method: ["POST"],
-      middlewares: [paidCollectionGuard, savedCardSessionMiddleware, cartInvoiceFactsMiddleware],
+      middlewares: [collectionInUseGuard, savedCardSessionMiddleware, cartInvoiceFactsMiddleware],
     },
     {
       // Before core's completion: a saved card's charge, once (saved-card-completion.ts).

@@ -98,10 +98,21 @@ export abstract class TwPaymentProvider<
     return { data: this.withFacts(data, await this.retrieveChecked(this.readSession(data))) }
   }
 
-  /** A paid payment is refunded, never cancelled; an unpaid one is released at the service. */
-  async cancelPayment({ data }: CancelPaymentInput): Promise<CancelPaymentOutput> {
+  /**
+   * A paid payment is refunded, never cancelled; an unpaid one is released at the service. Without a payment
+   * to name (`idempotency_key`), the call is the payment module's cleanup after an authorization that could
+   * not record its payment, most often because another authorization of the same session recorded it first.
+   */
+  async cancelPayment({ data, context }: CancelPaymentInput): Promise<CancelPaymentOutput> {
     const read = await this.retrieveChecked(this.readSession(data))
     const observation = this.observe(read)
+    if (observation.paid && !context?.idempotency_key) {
+      throw new MedusaError(
+        MedusaError.Types.CONFLICT,
+        `The ${observation.label} is paid, and its payment is being recorded by another authorization of this session: read the session's payment instead of authorizing again.`,
+        SHOPPER_ERROR.payment_pending
+      )
+    }
     if (observation.paid) {
       throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `The ${observation.label} is paid; refund it instead of cancelling it.`)
     }
@@ -110,7 +121,11 @@ export abstract class TwPaymentProvider<
 
   /**
    * The session is going away (replaced, or the cart changed). What is unpaid
-   * is released; money already paid for it is returned, never kept.
+   * is released; money already paid for it is returned, never kept. A session
+   * awaiting its money (a code issued, an intent processing) is refused: its
+   * order, or the order its cart becomes, must stay payable until the code
+   * expires. Every path that deletes a session (core's session and cart
+   * workflows, an admin action, a script) comes through here.
    */
   async deletePayment({ data }: DeletePaymentInput): Promise<DeletePaymentOutput> {
     let session: TSession
@@ -121,6 +136,13 @@ export abstract class TwPaymentProvider<
     }
     const read = await this.retrieveChecked(session)
     const observation = this.observe(read)
+    if (!observation.paid && observation.action === PaymentActions.PENDING_AUTHORIZATION) {
+      throw new MedusaError(
+        MedusaError.Types.NOT_ALLOWED,
+        `The ${observation.label} awaits its payment (a code was issued or the payment is processing): its session stays until it is paid or expires.`,
+        SHOPPER_ERROR.payment_pending
+      )
+    }
     if (observation.paid) {
       await this.refundOrphan(observation, `its session ${session.session_id} was deleted`)
       return { data }
