@@ -253,6 +253,50 @@ storeTestRunner({
       expect(await allTokenCharges()).toEqual([])
     })
 
+    it("refuses, at the session's creation, a card passed with another customer's account holder through the payment module", async () => {
+      const owner = await customer()
+      const other = await customer()
+      const cardId = await bindCard(owner)
+      const [collection] = await payments().createPaymentCollections([{ currency_code: "twd", amount: 820 }])
+
+      const refused = await payments()
+        .createPaymentSession(collection.id, {
+          provider_id: PROVIDER_ID,
+          amount: 820,
+          currency_code: "twd",
+          data: { payment_method: cardId, off_session: true },
+          context: { customer: { id: other.id, email: "other@example.test" }, account_holder: (await holderOf(owner.id)) as never },
+        })
+        .then(
+          () => undefined,
+          (error: Error) => error
+        )
+      expect(refused).toMatchObject({ message: `Saved card ${cardId} is not an active saved card of this customer.`, code: "saved_card_not_yours" })
+      expect(await payments().listPaymentSessions({ payment_collection_id: collection.id })).toEqual([])
+      expect(await allTokenCharges()).toEqual([])
+    })
+
+    it("two authorizations of one session at once: one charge and one payment; the other caller gets that payment or a clear conflict", async () => {
+      const shopper = await customer()
+      const cardId = await bindCard(shopper)
+      const { collectionId, session } = await renewalSession(shopper.id, cardId, 760)
+
+      const outcomes = await Promise.allSettled([authorize(session), authorize(session)])
+      const money = await captured(collectionId)
+      expect(money.payments).toHaveLength(1)
+      expect(money.total).toBe(760)
+      expect(await serviceCharges(session.id)).toEqual([expect.objectContaining({ status: "charged", amount: 760 })])
+      for (const outcome of outcomes) {
+        if (outcome.status === "fulfilled") {
+          expect(outcome.value?.id).toBe(money.payments[0].id)
+        } else {
+          expect(outcome.reason).toMatchObject({ type: "conflict", code: "payment_pending" })
+          expect((outcome.reason as Error).message).toMatch(/being recorded by another authorization of this session/)
+        }
+      }
+      expect(outcomes.some((outcome) => outcome.status === "fulfilled")).toBe(true)
+    })
+
     it("an unknown outcome stays open (pending authorization), a second authorization only reads, the reconciliation settles it into the captured payment", async () => {
       const shopper = await customer()
       const cardId = await bindCard(shopper)

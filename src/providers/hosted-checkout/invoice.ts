@@ -25,6 +25,11 @@ export type Buyer = z.output<typeof buyerSchema>
 export interface InvoiceInput {
   invoice?: InvoiceInfo
   buyer?: Buyer
+  /**
+   * A charge with no cart and no shopper (an off-session renewal of Medusa's recipe): the customer's record is
+   * all there is, so a customer registered without a name or company is addressed by their email.
+   */
+  offSession?: boolean
 }
 
 /** The e-invoice fields of a create body (`/checkout`, `/checkout-subscription`, `/token/transactions`, ...). */
@@ -37,13 +42,21 @@ export interface InvoiceRequestFields {
 /**
  * `userName`, `userEmail` and `invoiceInfo` for a merchant with e-invoice
  * activated. The logged-in customer's name and email come first, then the
- * cart's; a missing one is an INVALID_DATA error naming it, before any call.
+ * cart's (off session, the email stands in for a missing name); a missing one
+ * is an INVALID_DATA error naming it, before any call.
  * Without an `invoice` the service issues a cloud invoice to the member carrier.
  */
 export function invoiceRequestFields(input: InvoiceInput, customer?: Pick<PaymentCustomerDTO, "email" | "first_name" | "last_name" | "company_name">): InvoiceRequestFields {
-  const name = [customer?.first_name, customer?.last_name].filter(Boolean).join(" ") || customer?.company_name || input.buyer?.name
   const email = customer?.email || input.buyer?.email
+  const name = [customer?.first_name, customer?.last_name].filter(Boolean).join(" ") || customer?.company_name || input.buyer?.name || (input.offSession ? email : undefined)
   const missing = [name ? undefined : "name", email ? undefined : "email"].filter(Boolean)
+  if (input.offSession && !email) {
+    throw new MedusaError(
+      MedusaError.Types.INVALID_DATA,
+      "E-invoices of an off-session charge are addressed to the customer's email, and this customer has none: set the customer's email before charging.",
+      SHOPPER_ERROR.invoice_buyer_incomplete
+    )
+  }
   if (!name || !email) {
     throw new MedusaError(
       MedusaError.Types.INVALID_DATA,

@@ -125,7 +125,7 @@ interface TokenPaymentInput {
   sessionId: string
   amount: number
   /** The session's data: the storefront's invoice choice and the cart's buyer and lines (set at session creation). */
-  data: Pick<StorefrontData, "invoice" | "buyer" | "lines">
+  data: Pick<StorefrontData, "invoice" | "buyer" | "lines"> & { offSession?: unknown }
   customer: Pick<PaymentCustomerDTO, "id" | "email" | "first_name" | "last_name" | "company_name"> | undefined
 }
 
@@ -144,7 +144,7 @@ export function tokenChargeBody(input: TokenPaymentInput): Omit<TokenChargeBody,
     orderId: input.sessionId,
     productDetails: options.einvoice ? invoiceLines(input.data.lines ?? [], amount, input.productLine) : [input.productLine(amount)],
     ...(input.customer?.id ? { userId: input.customer.id } : {}),
-    ...(options.einvoice ? invoiceRequestFields(input.data, input.customer) : {}),
+    ...(options.einvoice ? invoiceRequestFields({ invoice: input.data.invoice, buyer: input.data.buyer, offSession: input.data.offSession === true }, input.customer) : {}),
   }
 }
 

@@ -81,8 +81,9 @@ export async function chargeOffSession(data: Record<string, unknown>): Promise<R
       SHOPPER_ERROR.saved_cards_not_offered
     )
   }
-  const { result } = await workflow(appContainer).run({ input: { cart_id: null, cart_customer_id: null, payment_session_id: sessionId, off_session: true } })
-  const { outcome } = result
+  const { outcome } = await workflow(appContainer)
+    .run({ input: { cart_id: null, cart_customer_id: null, payment_session_id: sessionId, off_session: true } })
+    .then(({ result }) => result, rethrown)
   if (outcome.status === "declined") {
     throw new MedusaError(MedusaError.Types.NOT_ALLOWED, outcome.message, outcome.code ?? SHOPPER_ERROR.card_declined)
   }
@@ -93,23 +94,39 @@ export async function chargeOffSession(data: Record<string, unknown>): Promise<R
   return session.data
 }
 
+/**
+ * A workflow's error reaches its caller serialized (a plain object): core's payment module would log it as
+ * `[object Object]` and lose its code. Rethrown as the Medusa error it was.
+ */
+function rethrown(error: unknown): never {
+  if (error instanceof MedusaError) {
+    throw error
+  }
+  const { type, message, code } = (error ?? {}) as { type?: string; message?: string; code?: string }
+  const known = Object.values(MedusaError.Types).find((value) => value === type)
+  throw new MedusaError(known ?? MedusaError.Types.UNEXPECTED_STATE, message ?? "The saved card's charge failed.", code)
+}
+
 interface SessionContext {
   customer?: { id?: string } | null
-  account_holder?: { data?: unknown } | null
+  account_holder?: { external_id?: string; data?: unknown } | null
 }
 
 /**
  * The card a session may use. The store middleware already refused a card
  * that is not an active card of the requesting customer; this is the
  * provider's own check on what core hands it: a customer (never a guest) and
- * the card among their account holder's saved cards (the plugin's mirror),
- * whence the last four digits.
+ * the card among the saved cards (the plugin's mirror) of that customer's own
+ * account holder, whence the last four digits.
  */
 export function savedCardOfCustomer(savedCardId: string, context: SessionContext | undefined): SessionSavedCard {
   if (!context?.customer?.id || !context.account_holder) {
     throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "Paying with a saved card needs a logged-in customer.", SHOPPER_ERROR.saved_card_login_required)
   }
-  const card = savedCardFacts(context.account_holder.data).find((fact) => fact.id === savedCardId)
+  // The holder is the customer's own only when it was made for them (`createAccountHolder` answers the customer id):
+  // a caller of the payment module may pass any holder beside any customer.
+  const ownHolder = context.account_holder.external_id === context.customer.id
+  const card = ownHolder ? savedCardFacts(context.account_holder.data).find((fact) => fact.id === savedCardId) : undefined
   if (!card) {
     throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Saved card ${savedCardId} is not an active saved card of this customer.`, SHOPPER_ERROR.saved_card_not_yours)
   }

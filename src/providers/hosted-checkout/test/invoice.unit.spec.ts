@@ -23,6 +23,26 @@ describe("invoiceRequestFields", () => {
   })
 })
 
+describe("invoiceRequestFields off session (a renewal of Medusa's recipe: no cart, no shopper)", () => {
+  it("addresses a customer registered without a name or company by their email", () => {
+    expect(invoiceRequestFields({ offSession: true }, { email: "renewer@example.test" })).toEqual({ userName: "renewer@example.test", userEmail: "renewer@example.test" })
+    expect(invoiceRequestFields({ offSession: true }, { email: "renewer@example.test", company_name: "Oolong Ltd" })).toEqual({ userName: "Oolong Ltd", userEmail: "renewer@example.test" })
+  })
+
+  it("refuses a customer without an email in words that fit a charge without a cart, with the invoice code", () => {
+    const refused = (() => {
+      try {
+        invoiceRequestFields({ offSession: true }, { email: "", first_name: "Mei" })
+      } catch (error) {
+        return error as { message: string; code?: string; type?: string }
+      }
+    })()
+    expect(refused).toMatchObject({ type: "invalid_data", code: "invoice_buyer_incomplete" })
+    expect(refused?.message).toMatch(/off-session charge .* customer has none/)
+    expect(refused?.message).not.toMatch(/cart/)
+  })
+})
+
 describe("invoiceSummary (what the admin sees)", () => {
   it("masks personal carriers to their last characters", () => {
     expect(maskCarrier("/ABC1234", 3)).toBe("*****234")

@@ -18,7 +18,7 @@ const options = parseHostedCheckoutOptions({
   storefrontUrl: "http://localhost:8000",
 })
 const productLine = (amount: number) => ({ productionCode: "ORDER", description: "Order", quantity: 1, unit: "order", unitPrice: amount })
-const holder = { data: { tw_saved_cards: [{ id: "twcard_1", last4: "4242", card_label: null, bound_at: null, created_at: null }], token: "tok_must_not_matter" } }
+const holder = { external_id: "cus_1", data: { tw_saved_cards: [{ id: "twcard_1", last4: "4242", card_label: null, bound_at: null, created_at: null }], token: "tok_must_not_matter" } }
 const customer = { id: "cus_1", email: "lin@example.test", first_name: "Mei", last_name: "Lin" }
 
 describe("saved-card sessions", () => {
@@ -27,6 +27,8 @@ describe("saved-card sessions", () => {
     expect(() => savedCardOfCustomer("twcard_1", { account_holder: holder })).toThrow(/logged-in customer/)
     expect(() => savedCardOfCustomer("twcard_1", { customer })).toThrow(/logged-in customer/)
     expect(() => savedCardOfCustomer("twcard_2", { customer, account_holder: holder })).toThrow("Saved card twcard_2 is not an active saved card of this customer.")
+    // A caller of the payment module may pass another customer's holder: its cards are not this customer's.
+    expect(() => savedCardOfCustomer("twcard_1", { customer: { id: "cus_2" }, account_holder: holder })).toThrow("Saved card twcard_1 is not an active saved card of this customer.")
   })
 
   it("are told apart by their data", () => {
@@ -49,6 +51,17 @@ describe("saved-card sessions", () => {
     const later = tokenSubscriptionBody({ options, productLine, sessionId: "payses_2", amount: 900, data: {}, customer }, { interval_months: 3, periods: 4, start_date: "2027/01/05", customer_id: "cus_1" }, true)
     expect(later).toMatchObject({ orderId: "payses_2", paymentInterval: 3, numberOfPeriods: 4, startDate: "2027/01/05", userId: "cus_1" })
     expect(tokenSubscriptionBody({ options, productLine, sessionId: "payses_2", amount: 900, data: {}, customer }, { interval_months: 1, periods: null, start_date: null, customer_id: "cus_1" }, false)).not.toHaveProperty("startDate")
+  })
+
+  it("invoice an off-session charge of a customer without a name to their email", () => {
+    const invoicing = parseHostedCheckoutOptions({ ...options, einvoice: true })
+    const nameless = { id: "cus_3", email: "renewer@example.test" }
+    expect(tokenChargeBody({ options: invoicing, productLine, sessionId: "payses_3", amount: 500, data: { offSession: true }, customer: nameless })).toMatchObject({
+      userName: "renewer@example.test",
+      userEmail: "renewer@example.test",
+    })
+    // At a cart's completion the shopper can still give a name: it is asked for.
+    expect(() => tokenChargeBody({ options: invoicing, productLine, sessionId: "payses_3", amount: 500, data: {}, customer: nameless })).toThrow(/has no name/)
   })
 
   it("tell the shopper what a decline means, and that nothing was charged", () => {
