@@ -1,4 +1,4 @@
-import { Modules } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { createPaymentSessionsWorkflow } from "@medusajs/medusa/core-flows"
 import {
   adminToken,
@@ -209,6 +209,25 @@ storeTestRunner({
           }, "the capture after the atm transfer")
           expect(paid.status).toBe("pending")
           expect(Number(paid.payment_collections![0]!.payments![0]!.amount)).toBe(1240)
+        })
+
+        it("a transfer paid after its session was deleted by force is recorded on the order that awaited it", async () => {
+          const { cart, session } = await awaitingOrder(1330, "atm")
+          // As a race or an older version of the plugin could leave it: the awaited session is gone, the transfer payable.
+          await getContainer().resolve(ContainerRegistrationKeys.PG_CONNECTION)("payment_session").where({ id: session.id }).delete()
+
+          await control(env.sandbox, "POST", `/transactions/${session.data.transactionId}/pay`)
+          const paid = await waitFor(async () => {
+            const order = await orderOfCart(getContainer(), cart.id)
+            return order?.payment_collections?.[0]?.payments?.[0]?.captured_at ? order : undefined
+          }, "the transfer recorded on the awaiting order")
+          expect(paid.status).toBe("pending")
+          const [payment] = paid.payment_collections![0]!.payments!
+          expect(Number(payment!.amount)).toBe(1330)
+          expect(payment!.data).toMatchObject({ transactionId: session.data.transactionId, customId: session.id, paymentMethod: "atm", status: "charged" })
+          // Nothing went back and nothing waits for a remittance: the money is the order's.
+          expect(await control(env.sandbox, "GET", `/transactions/${session.data.transactionId}`)).toMatchObject({ status: "charged" })
+          expect(await getContainer().resolve(ContainerRegistrationKeys.PG_CONNECTION)("tw_remittance_due").where({ transaction_id: session.data.transactionId })).toEqual([])
         })
 
         it("a code issued before the order is placed: the cart's collection takes no new session either", async () => {

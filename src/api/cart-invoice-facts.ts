@@ -4,11 +4,13 @@ import { cartInvoiceSessionData } from "../workflows/cart-invoice-facts"
 
 /**
  * Before a hosted-checkout payment session is created through the store API,
- * puts the cart's buyer (email, billing name) and lines into the session data
- * as `buyer` and `lines`. A payment provider never sees the cart, and the
- * e-invoice needs both: the name and email for its notice, the lines for the
- * invoice and, later, the refunds' allowances. Whatever the storefront sent
- * under these keys is replaced: they come from the cart only.
+ * puts the cart's id, buyer (email, billing name) and lines into the session
+ * data as `cart_id`, `buyer` and `lines`. A payment provider never sees the
+ * cart: the page names the cart as its order (so money paid after its session
+ * was deleted still finds the cart's order), and the e-invoice needs the name
+ * and email for its notice, the lines for the invoice and, later, the refunds'
+ * allowances. Whatever the storefront sent under these keys is replaced: they
+ * come from the cart only.
  */
 export async function cartInvoiceFactsMiddleware(req: MedusaRequest, _res: MedusaResponse, next: MedusaNextFunction) {
   const body = req.body as { provider_id?: unknown; data?: unknown } | undefined

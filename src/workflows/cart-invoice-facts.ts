@@ -17,6 +17,7 @@ interface CartFacts {
 }
 
 const FIELDS = [
+  "cart.id",
   // A cart-level total makes the cart module compute the lines' totals too.
   "cart.total",
   "cart.email",
@@ -53,14 +54,14 @@ export function cartInvoiceFacts(cart: CartFacts) {
 }
 
 /**
- * `buyer` and `lines` of the cart of a payment collection, for the data of a
+ * `cart_id`, `buyer` and `lines` of the cart of a payment collection, for the data of a
  * session created on it: by the store middleware, and by the subscription
  * checkout, which creates its session itself.
  */
 export async function cartInvoiceSessionData(scope: MedusaContainer, paymentCollectionId: string) {
   const query = scope.resolve(ContainerRegistrationKeys.QUERY)
   const { data: collections } = await query.graph({ entity: "payment_collection", fields: FIELDS, filters: { id: paymentCollectionId } })
-  const cart = (collections[0] as { cart?: CartFacts } | undefined)?.cart
+  const cart = (collections[0] as { cart?: CartFacts & { id: string } } | undefined)?.cart
   const facts = cart ? cartInvoiceFacts(cart) : { buyer: undefined, lines: undefined }
-  return { buyer: facts.buyer, lines: facts.lines }
+  return { cart_id: cart?.id, buyer: facts.buyer, lines: facts.lines }
 }

@@ -18,9 +18,25 @@ export interface SessionState {
   order?: { id: string; status: string }
 }
 
+/**
+ * When the session a paid read names is gone: the order of the cart the payment
+ * was started for (a hosted page's `orderId`), and what its collection holds.
+ */
+export interface CartOrderState {
+  id: string
+  status: string
+  collectionId: string
+  /** Whole TWD; undefined when the collection is in another currency. */
+  amount: number | undefined
+  /** The service ids of the collection's live payments. */
+  paidWith: string[]
+}
+
 export type Decision =
   | { kind: "ignore"; reason: string; level: "debug" | "warn" | "error" }
   | { kind: "refund-orphan"; why: string }
+  /** Record the payment on the open order that awaited it, through a session opened for it (`sessions/adopted.ts`). */
+  | { kind: "adopt"; orderId: string; collectionId: string; why: string }
   | {
       kind: "apply"
       /** Keep the facts (and the sealed read) on the session. */
@@ -80,13 +96,32 @@ const cutShortOrder = (session: SessionState, livePayment: boolean | undefined) 
   !!session.order && session.order.status !== "canceled" && !livePayment && !session.paidElsewhere && !session.awaitingElsewhere
 
 /**
+ * Money paid for a session that was deleted anyway (a race with a new session, an older version of the
+ * plugin): the order of its cart, still open, unpaid and of the same amount, was waiting for it and gets it.
+ * Otherwise it goes back.
+ */
+function sessionGone(observation: PaymentObservation, order: CartOrderState | undefined): Decision {
+  const gone = `its session ${observation.sessionId} no longer exists`
+  if (!order || order.status === "canceled" || observation.returned) {
+    return { kind: "refund-orphan", why: gone }
+  }
+  if (order.paidWith.includes(observation.serviceId)) {
+    return ignore(`${observation.label} is already recorded on order ${order.id}`)
+  }
+  return !order.paidWith.length && order.amount === observation.amount
+    ? { kind: "adopt", orderId: order.id, collectionId: order.collectionId, why: `${gone}, and order ${order.id} awaited its payment` }
+    : { kind: "refund-orphan", why: `${gone}, and order ${order.id} ${order.paidWith.length ? "is paid another way" : `totals ${order.amount ?? "another currency"}, not ${observation.amount} TWD`}` }
+}
+
+/**
  * What the store does about one fresh read of the service, given the session
  * it claims. Pure, so every row is unit-tested; the workflow only carries it
  * out. Every branch is idempotent: reading the same state twice decides
  * nothing new the second time, and money that reached a session the store no
- * longer uses is returned.
+ * longer uses is returned, unless its cart's order still awaits that very
+ * payment: then it is recorded there.
  */
-export function decide(observation: PaymentObservation | undefined, session: SessionState | undefined, idField: string): Decision {
+export function decide(observation: PaymentObservation | undefined, session: SessionState | undefined, idField: string, cartOrder?: CartOrderState): Decision {
   if (!observation) {
     return ignore("the service does not know it", "warn")
   }
@@ -95,7 +130,7 @@ export function decide(observation: PaymentObservation | undefined, session: Ses
     return ignore(`${label} was not created by this store`, "warn")
   }
   if (!session) {
-    return paid ? { kind: "refund-orphan", why: `its session ${observation.sessionId} no longer exists` } : ignore(`${label}: its session is gone`)
+    return paid ? sessionGone(observation, cartOrder) : ignore(`${label}: its session is gone`)
   }
   if (isSubscriptionPeriod(session.data, observation.serviceId)) {
     return ignore(`${label} is a period of the subscription of session ${session.id}`)

@@ -2,10 +2,12 @@ import { authorizePaymentSessionStep, acquireLockStep, releaseLockStep } from "@
 import { createWorkflow, transform, when, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import { randomUUID } from "node:crypto"
 import type { Decision } from "./payment-decision"
+import { adoptAwaitedPaymentStep } from "./steps/adopt-awaited-payment"
 import { cancelAwaitingOrderStep } from "./steps/cancel-awaiting-order"
 import { completePaidCartStep } from "./steps/complete-paid-cart"
 import { decidePaymentStep } from "./steps/decide-payment"
 import { findSessionLockKeyStep } from "./steps/find-session-lock-key"
+import { loadCartOrderStep } from "./steps/load-cart-order"
 import { loadPaymentSessionStep } from "./steps/load-payment-session"
 import { readServicePaymentStep } from "./steps/read-service-payment"
 import { recordRefundStep } from "./steps/record-refund"
@@ -31,7 +33,8 @@ const isApply = (decision: Decision): decision is Applied => decision.kind === "
  * The one path from the service to the store. A hosted notification, an
  * embedded webhook and the reconciliation job all run it: one fresh read of
  * the service, then, under a lock on the cart, the session it claims loaded
- * through `query`, a decision (`decide`), and the money returned, or the facts
+ * through `query` (or, when it is gone, its cart's order), a decision
+ * (`decide`), and the money returned or recorded on the order that awaited it, or the facts
  * recorded and the order's payment recorded or the order cancelled; the cart's
  * completion runs last, outside the lock, since core's completion takes the
  * same lock itself.
@@ -45,9 +48,10 @@ const isApply = (decision: Decision): decision is Applied => decision.kind === "
 export const processTwPaymentWorkflow = createWorkflow(processTwPaymentWorkflowId, (input: ProcessTwPaymentInput) => {
   const observation = readServicePaymentStep({ provider: input.provider, serviceId: input.serviceId })
   const sessionId = transform({ observation }, ({ observation }) => observation?.sessionId ?? null)
+  const cartId = transform({ observation }, ({ observation }) => observation?.cartId ?? null)
   // The session is loaded and decided on under the cart's lock: core's completion holds it while the order it
   // creates may still be rolled back, and a decision taken on that order would authorize a payment for none.
-  const lockKey = findSessionLockKeyStep({ sessionId })
+  const lockKey = findSessionLockKeyStep({ sessionId, cartId })
   // The lock's owner is this run: its compensation, after a completion that failed with the lock given back,
   // releases only this run's lock, never one another checkout of the cart holds by then.
   const lockOwner = transform({ input }, () => randomUUID())
@@ -55,7 +59,8 @@ export const processTwPaymentWorkflow = createWorkflow(processTwPaymentWorkflowI
     acquireLockStep({ key: lockKey!, ownerId: lockOwner, timeout: 30, ttl: 120 })
   })
   const session = loadPaymentSessionStep({ sessionId })
-  const decision = decidePaymentStep({ provider: input.provider, observation, session })
+  const cartOrder = loadCartOrderStep({ provider: input.provider, observation, session })
+  const decision = decidePaymentStep({ provider: input.provider, observation, session, cartOrder })
 
   when("tw-refund-orphan", { decision }, ({ decision }) => decision.kind === "refund-orphan").then(() => {
     const orphan = transform({ input, observation, decision }, ({ input, observation, decision }) => ({
@@ -64,6 +69,17 @@ export const processTwPaymentWorkflow = createWorkflow(processTwPaymentWorkflowI
       why: decision.kind === "refund-orphan" ? decision.why : "",
     }))
     refundOrphanStep(orphan)
+  })
+
+  when("tw-adopt-payment", { decision }, ({ decision }) => decision.kind === "adopt").then(() => {
+    const adoption = transform({ input, observation, decision }, ({ input, observation, decision }) => ({
+      provider: input.provider,
+      observation: observation!,
+      orderId: decision.kind === "adopt" ? decision.orderId : "",
+      collectionId: decision.kind === "adopt" ? decision.collectionId : "",
+      why: decision.kind === "adopt" ? decision.why : "",
+    }))
+    adoptAwaitedPaymentStep(adoption)
   })
 
   // An order a completion cut short may lack its stock's reservations: they are made before its payment is

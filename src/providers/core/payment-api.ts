@@ -10,6 +10,8 @@ export interface PaymentObservation {
   label: string
   /** The Medusa payment session it was created for (`customId` / `metadata.session_id`). */
   sessionId: string | undefined
+  /** The cart it was started for, when the service keeps it (a hosted page's `orderId`). */
+  cartId?: string
   /** Whole TWD. */
   amount: number
   status: string

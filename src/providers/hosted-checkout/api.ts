@@ -101,6 +101,7 @@ export class HostedCheckoutApi implements PaymentApi {
       label: `transaction ${tx.transactionHid}`,
       // Token payments (a saved card's charges, its subscription's periods) carry no customId: their orderId is the session.
       sessionId: tx.customId ?? (tx.orderId?.startsWith("payses_") ? tx.orderId : undefined),
+      cartId: tx.orderId?.startsWith("cart_") ? tx.orderId : undefined,
       amount: tx.amount,
       status: tx.status,
       action: WEBHOOK_ACTION[tx.status],

@@ -5,6 +5,7 @@
  */
 export { SAVED_CARDS_KEY, type SavedCardFact } from "./account-holder"
 export { HostedCheckoutApi } from "./api"
+export { ADOPTED_CONTEXT_KEY, sealAdoptedTerms } from "./sessions/adopted"
 export { DEFAULT_INVOICE_SUMMARY, invoiceSummary } from "./invoice"
 export { renewalLines } from "./invoice-details"
 export { parseHostedCheckoutOptions } from "./options"

@@ -40,6 +40,7 @@ import { refundTransaction, repeatsRefund } from "./refund"
 import { sessionSavedCard } from "./saved-card-session"
 import { heldSession, openingSession } from "./session-kind"
 import { type HostedSessionData, readSessionData } from "./session-data"
+import { initiateAdopted } from "./sessions/adopted"
 import { firstChargeStatus, releaseSchedule } from "./sessions/first-charge-later"
 import { initiateOneTime, releaseUnpaid, replacePage } from "./sessions/one-time"
 import { initiateRenewal } from "./sessions/renewal"
@@ -55,7 +56,7 @@ import { sessionSubscription } from "./subscription-session"
  * read of the transaction, checked against the session it claims to belong to.
  *
  * Each session kind (one-time page, subscription page, first charge later,
- * saved card, renewal) is a module of `sessions/`; this class tells the kind
+ * saved card, renewal, adopted payment) is a module of `sessions/`; this class tells the kind
  * (`session-kind.ts`) and hands the call over.
  */
 export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheckoutOptions, HostedSessionData, Transaction> {
@@ -80,6 +81,8 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
     const twd = toTwd(amount, currency_code)
     const opening = openingSession(this.api_.attestor, { data, context })
     switch (opening.kind) {
+      case "adopted":
+        return initiateAdopted(this.deps_, twd, opening.input, opening.terms)
       case "renewal":
         return initiateRenewal(this.deps_, twd, opening.input, opening.terms)
       case "saved-card":

@@ -36,6 +36,11 @@ const storefrontDataSchema = z.strictObject({
   /** The cart's lines for the e-invoice; the plugin's store middleware sets them from the cart. */
   lines: z.array(orderLineSchema).max(200).optional(),
   /**
+   * The cart the collection pays for, the page's `orderId`: money paid for a session deleted anyway still
+   * finds the cart's order (`decide`'s adoption). The plugin's store middleware sets it from the collection.
+   */
+  cart_id: z.string().startsWith("cart_").max(100).optional(),
+  /**
    * Pay with this saved card of the logged-in customer (docs/saved-cards.md): no page, the card is
    * charged when the cart is completed. Checked to be the customer's by the plugin's store middleware.
    */

@@ -1,12 +1,13 @@
 import type { InitiatePaymentInput } from "@medusajs/framework/types"
 import type { Attestor } from "../core/attestation"
+import { type AdoptedTerms, openAdoptedTerms } from "./sessions/adopted"
 import { type SavedCardRequest, savedCardRequest, sessionSavedCard } from "./saved-card-session"
 import { parseStorefrontData, type StorefrontData } from "./session-data"
 import { awaitsFirstCharge, openRenewalTerms, openSubscriptionTerms, type RenewalTerms, type SubscriptionTerms } from "./subscription-session"
 
 /**
  * Which of the provider's session kinds (`sessions/`) a call is about.
- * Subscriptions and renewals only come from the plugin's own code, as sealed
+ * Subscriptions, renewals and adopted payments only come from the plugin's own code, as sealed
  * terms in the context (subscription-session.ts); a saved card from the
  * session's data (the storefront's `savedCardId`, or Medusa's recipe keys:
  * `savedCardRequest`).
@@ -14,6 +15,7 @@ import { awaitsFirstCharge, openRenewalTerms, openSubscriptionTerms, type Renewa
 
 /** The kind of a session being opened. */
 export type OpeningSession =
+  | { kind: "adopted"; input: StorefrontData; terms: AdoptedTerms }
   | { kind: "renewal"; input: StorefrontData; terms: RenewalTerms }
   | { kind: "saved-card"; input: StorefrontData; card: SavedCardRequest; terms: SubscriptionTerms | undefined }
   | { kind: "subscription"; input: StorefrontData; terms: SubscriptionTerms }
@@ -21,6 +23,10 @@ export type OpeningSession =
 
 export function openingSession(attestor: Attestor, { data, context }: Pick<InitiatePaymentInput, "data" | "context">): OpeningSession {
   const sealed = context as Record<string, unknown> | undefined
+  const adopted = openAdoptedTerms(attestor, sealed)
+  if (adopted) {
+    return { kind: "adopted", input: parseStorefrontData(data), terms: adopted }
+  }
   const renewal = openRenewalTerms(attestor, sealed)
   if (renewal) {
     return { kind: "renewal", input: parseStorefrontData(data), terms: renewal }

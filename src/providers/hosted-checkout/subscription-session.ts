@@ -61,32 +61,41 @@ export const renewalTermsSchema = z.strictObject({
 })
 export type RenewalTerms = z.output<typeof renewalTermsSchema>
 
-type Sealed<T> = { terms: T; seal: unknown }
+export type Sealed<T> = { terms: T; seal: unknown }
 
 /** Field order fixed, so the same terms always give the same seal. */
 const canonical = (terms: Record<string, unknown>) => JSON.stringify(Object.keys(terms).sort().map((key) => [key, terms[key]]))
 
-function facts(kind: string, terms: { subscription_id: string; amount: number } & Record<string, unknown>) {
-  return { sessionId: `${kind}:${terms.subscription_id}`, serviceId: canonical(terms), amount: terms.amount, status: kind }
+/** The facts a kind of terms is sealed as: `id` names what they are about (a subscription, a dropped session). */
+function facts(kind: string, id: string, terms: { amount: number } & Record<string, unknown>) {
+  return { sessionId: `${kind}:${id}`, serviceId: canonical(terms), amount: terms.amount, status: kind }
+}
+
+/** Terms of a session the plugin's own code opens, sealed for its context. */
+export function sealTerms<T extends { amount: number }>(attestor: Attestor, kind: string, id: string, terms: T): Sealed<T> {
+  return { terms, seal: attestor.seal(facts(kind, id, terms)) }
 }
 
 export function sealSubscriptionTerms(attestor: Attestor, terms: SubscriptionTerms): Sealed<SubscriptionTerms> {
-  return { terms, seal: attestor.seal(facts("tw-subscription", terms)) }
+  return sealTerms(attestor, "tw-subscription", terms.subscription_id, terms)
 }
 
 export function sealRenewalTerms(attestor: Attestor, terms: RenewalTerms): Sealed<RenewalTerms> {
-  return { terms, seal: attestor.seal(facts("tw-renewal", terms)) }
+  return sealTerms(attestor, "tw-renewal", terms.subscription_id, terms)
 }
 
 /**
  * The sealed terms a session's context carries, or undefined when it carries
- * none (a one-time payment). Present but unsealed, altered or stale: refused.
+ * none (a one-time payment). Present but unsealed, altered or stale: refused
+ * with `refusal`'s words.
  */
-function openSealed<S extends z.ZodType<{ subscription_id: string; amount: number }>>(
+export function openSealedTerms<S extends z.ZodType<{ amount: number }>>(
   attestor: Attestor,
   value: unknown,
   schema: S,
-  kind: string
+  kind: string,
+  idOf: (terms: z.output<S>) => string,
+  refusal: { malformed: string; unsealed: string; code: string }
 ): z.output<S> | undefined {
   if (value === undefined || value === null) {
     return undefined
@@ -94,21 +103,27 @@ function openSealed<S extends z.ZodType<{ subscription_id: string; amount: numbe
   const sealed = value as Partial<Sealed<unknown>>
   const parsed = schema.safeParse(sealed.terms)
   if (!parsed.success) {
-    throw new MedusaError(MedusaError.Types.INVALID_DATA, "The subscription terms of this payment session are malformed; start the subscription checkout again.", SHOPPER_ERROR.subscription_checkout_expired)
+    throw new MedusaError(MedusaError.Types.INVALID_DATA, refusal.malformed, refusal.code)
   }
   const terms = parsed.data as z.output<S> & Record<string, unknown>
-  const { status, ...rest } = facts(kind, terms)
+  const { status, ...rest } = facts(kind, idOf(terms), terms)
   if (attestor.open(sealed.seal, rest) !== status) {
-    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "The subscription terms of this payment session are not sealed by this store (or expired); start the subscription checkout again.", SHOPPER_ERROR.subscription_checkout_expired)
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, refusal.unsealed, refusal.code)
   }
   return terms
 }
 
+const SUBSCRIPTION_REFUSAL = {
+  malformed: "The subscription terms of this payment session are malformed; start the subscription checkout again.",
+  unsealed: "The subscription terms of this payment session are not sealed by this store (or expired); start the subscription checkout again.",
+  code: SHOPPER_ERROR.subscription_checkout_expired,
+}
+
 export const openSubscriptionTerms = (attestor: Attestor, context: Record<string, unknown> | undefined) =>
-  openSealed(attestor, context?.[SUBSCRIPTION_CONTEXT_KEY], subscriptionTermsSchema, "tw-subscription")
+  openSealedTerms(attestor, context?.[SUBSCRIPTION_CONTEXT_KEY], subscriptionTermsSchema, "tw-subscription", (terms) => terms.subscription_id, SUBSCRIPTION_REFUSAL)
 
 export const openRenewalTerms = (attestor: Attestor, context: Record<string, unknown> | undefined) =>
-  openSealed(attestor, context?.[RENEWAL_CONTEXT_KEY], renewalTermsSchema, "tw-renewal")
+  openSealedTerms(attestor, context?.[RENEWAL_CONTEXT_KEY], renewalTermsSchema, "tw-renewal", (terms) => terms.subscription_id, SUBSCRIPTION_REFUSAL)
 
 /** What a subscription's session data says about it (public: ids and dates only). */
 export interface SessionSubscription {

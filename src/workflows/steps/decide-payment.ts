@@ -1,19 +1,20 @@
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import type { PaymentObservation } from "../../providers/core/payment-api"
-import { decide, type SessionState } from "../payment-decision"
+import { type CartOrderState, decide, type SessionState } from "../payment-decision"
 import { pluginProvider } from "../plugin-providers"
 
 export interface DecidePaymentInput {
   provider: string
   observation: PaymentObservation | null
   session: SessionState | null
+  cartOrder: CartOrderState | null
 }
 
 /** Decides what the read means for the store (see `decide`) and says so in the log when it is nothing. */
 export const decidePaymentStep = createStep("decide-tw-payment", async (input: DecidePaymentInput, { container }) => {
   const api = pluginProvider(container, input.provider)?.api
-  const decision = decide(input.observation ?? undefined, input.session ?? undefined, api?.idField ?? "")
+  const decision = decide(input.observation ?? undefined, input.session ?? undefined, api?.idField ?? "", input.cartOrder ?? undefined)
   if (decision.kind === "ignore") {
     container.resolve(ContainerRegistrationKeys.LOGGER)[decision.level](`${input.provider}: nothing done: ${decision.reason}`)
   } else if (decision.kind === "apply" && decision.notice) {

@@ -1,6 +1,6 @@
 import { PaymentActions } from "@medusajs/framework/utils"
 import type { PaymentObservation } from "../../providers/core/payment-api"
-import { decide, type SessionState } from "../payment-decision"
+import { type CartOrderState, decide, type SessionState } from "../payment-decision"
 
 const read = (changes: Partial<PaymentObservation> = {}): PaymentObservation => ({
   serviceId: "tx_1",
@@ -100,5 +100,25 @@ describe("decide: what one fresh read means for the store", () => {
   it("decides the same again on a repeated read once the first was applied", () => {
     const placed = session({ order: { id: "order_1", status: "pending" }, payment: { id: "pay_1", canceled: false } })
     expect(decide(read(), placed, "transactionId")).toMatchObject({ kind: "ignore" })
+  })
+})
+
+describe("decide: paid for a session that is gone, whose cart's order may await it", () => {
+  const order = (changes: Partial<CartOrderState> = {}): CartOrderState => ({ id: "order_1", status: "pending", collectionId: "paycol_1", amount: 500, paidWith: [], ...changes })
+  it.each<[string, PaymentObservation, CartOrderState | undefined, object]>([
+    ["the open order awaits it", read(), order(), { kind: "adopt", orderId: "order_1", collectionId: "paycol_1", why: expect.stringContaining("order order_1 awaited its payment") }],
+    ["already recorded there", read(), order({ paidWith: ["tx_1"] }), { kind: "ignore", level: "debug" }],
+    ["the order is paid another way", read(), order({ paidWith: ["tx_2"] }), { kind: "refund-orphan", why: expect.stringContaining("paid another way") }],
+    ["the order totals another amount", read(), order({ amount: 600 }), { kind: "refund-orphan", why: expect.stringContaining("totals 600") }],
+    ["the order is in another currency", read(), order({ amount: undefined }), { kind: "refund-orphan", why: expect.stringContaining("another currency") }],
+    ["the order is cancelled", read(), order({ status: "canceled" }), { kind: "refund-orphan", why: expect.stringContaining("no longer exists") }],
+    ["the money went back already", read({ returned: true }), order(), { kind: "refund-orphan", why: expect.stringContaining("no longer exists") }],
+    ["no order of its cart", read(), undefined, { kind: "refund-orphan", why: expect.stringContaining("no longer exists") }],
+  ])("%s", (_name, observation, cartOrder, expected) => {
+    expect(decide(observation, undefined, "transactionId", cartOrder)).toMatchObject(expected)
+  })
+
+  it("never adopts an unpaid read", () => {
+    expect(decide(read(issued), undefined, "transactionId", order())).toMatchObject({ kind: "ignore" })
   })
 })

@@ -74,9 +74,10 @@ function checkoutBody({ options, productLine }: HostedDeps, amount: number, inpu
     merchantId: options.merchantId,
     amount,
     currency: "TWD",
-    // The session id is both the merchant order id (so every attempt of a session
-    // can be listed) and the custom id (so each transaction leads back to it).
-    orderId: input.session_id,
+    // The merchant order id is the cart (every attempt of a cart can be listed, and a code paid after its
+    // session was deleted still finds the cart's order), or the session without one; the custom id is the
+    // session, so each transaction leads back to it.
+    orderId: input.cart_id ?? input.session_id,
     customId: input.session_id,
     successUrl: `${storefront}${input.return_path ?? options.successPath}`,
     failureUrl: `${storefront}${options.failurePath}`,
@@ -111,7 +112,7 @@ async function createCheckout({ client }: HostedDeps, body: CheckoutBody, sessio
     if (!(error instanceof UnknownOutcomeError)) {
       throw invoiceError("The payment page could not be created", error) ?? toMedusaError("Creating the hosted checkout failed", error)
     }
-    const existing = await client.transactions.listByOrder(sessionId).catch(() => [])
+    const existing = await client.transactions.listByOrder(body.orderId).catch(() => [])
     const created = existing.find((tx) => tx.customId === sessionId && tx.amount === body.amount && tx.status === "initiated")
     if (!created) {
       throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "The payment service did not answer and no checkout was created; please try again.", SHOPPER_ERROR.payment_service_unavailable)

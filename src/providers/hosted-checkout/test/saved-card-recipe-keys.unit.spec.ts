@@ -7,7 +7,7 @@ import { sealSubscriptionTerms, SUBSCRIPTION_CONTEXT_KEY, type SubscriptionTerms
 
 const attestor = new Attestor("sandbox-hosted-token-demo-shop-0001")
 const customer = { id: "cus_1", email: "lin@example.test" }
-const holder = { data: { tw_saved_cards: [{ id: "twcard_1", last4: "4242", card_label: null, bound_at: null, created_at: null }] } }
+const holder = { external_id: "cus_1", data: { tw_saved_cards: [{ id: "twcard_1", last4: "4242", card_label: null, bound_at: null, created_at: null }] } }
 const context = { customer, account_holder: holder }
 /** What Medusa's subscription recipe sends (Stripe's keys), with the id `listPaymentMethods` returned. */
 const recipe = { payment_method: "twcard_1", off_session: true, confirm: true, capture_method: "automatic" as const }
