@@ -36,6 +36,14 @@ module.exports = {
   },
   modulePathIgnorePatterns: ["dist/", "<rootDir>/.medusa/"],
   testMatch: suites[type],
+  // Under scripts/test.mjs (TEST_LOG_DIR set): no PASS/FAIL blocks and no console output on the terminal;
+  // each file's console goes to .tmp/logs/<suite>/<file>.log (integration-tests/setup/log-files.js) and
+  // the runner prints a line per suite, and a failed test's assertion and log tail. Run directly, jest
+  // reports as usual and writes the same logs.
+  reporters: [...(process.env.TEST_LOG_DIR ? [] : ["default"]), "<rootDir>/integration-tests/setup/quiet-reporter.js"],
+  // Jest turns verbose on for a run of one file, which prints console calls instead of keeping them for the log.
+  ...(process.env.TEST_LOG_DIR ? { verbose: false } : {}),
+  setupFilesAfterEnv: ["<rootDir>/integration-tests/setup/test-log.js"],
   testTimeout: type === "model" ? 4 * 3600_000 : needsDatabase ? 180_000 : 30_000,
   // Medusa's MikroORM metadata does not survive a second test file in one process:
   // a tiny idle-memory limit recycles the worker, so each file gets a fresh one.

@@ -1,11 +1,16 @@
 #!/usr/bin/env node
 // Runs the test suites one after another, each in its own jest process (jest.config.js maps a suite's
-// name to its files), and prints the totals. `node scripts/test.mjs unit http` runs a subset.
-// Extra arguments after `--` go to jest (e.g. a file pattern).
+// name to its files), and prints one line per suite and the totals. `node scripts/test.mjs unit http`
+// runs a subset; `--scale` the multi-process suites (`npm run test:scale`). Extra arguments after `--`
+// go to jest (e.g. a file pattern).
+// Quiet: jest's own output goes to .tmp/logs/<suite>/jest.out and each test file's console (a store's
+// logs) to .tmp/logs/<suite>/<file>.log (integration-tests/setup/quiet-reporter.js); a failed test
+// prints its name, its assertion, and the path and last lines of its logs.
 import { spawn, spawnSync } from "node:child_process"
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { join, relative } from "node:path"
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { basename, join, relative } from "node:path"
 import { createInterface } from "node:readline"
+import logFiles from "../integration-tests/setup/log-files.js"
 
 // In running order. `browser: true`: the suite starts Chromium, which the runner provides first.
 // `database: true`: the suite needs PostgreSQL, which the runner starts once for all of them.
@@ -15,8 +20,10 @@ const SUITES = {
   contract: {},
   modules: { database: true },
   http: { database: true },
-  production: { database: true },
-  cluster: { database: true },
+  // `scale: true`: the multi-process suites (Medusa processes, Redis, haproxy), run by `npm run test:scale`
+  // (`--scale`) or when named, not by `npm test`.
+  production: { database: true, scale: true },
+  cluster: { database: true, scale: true },
   browser: { browser: true, database: true },
   // `optional: true`: only when named (`npm run money-model`), not in the default run.
   model: { database: true, optional: true },
@@ -45,7 +52,12 @@ for (let i = 0; i < args.length; ) {
     i++
   }
 }
-const suites = args.length ? args : ALL.filter((suite) => !SUITES[suite].optional)
+const scale = args.includes("--scale")
+const named = args.filter((arg) => arg !== "--scale")
+const suites = named.length || scale ? [...named, ...(scale ? ALL.filter((suite) => SUITES[suite].scale && !named.includes(suite)) : [])] : ALL.filter((suite) => !SUITES[suite].optional && !SUITES[suite].scale)
+// This run's summary is .tmp/jest/summary-<name>.json (`test` for npm test, `scale` for test:scale), and
+// summary.json as well (the latest run's); .ci/run adds up test's and scale's.
+const runName = named.length ? [...named, ...(scale ? ["scale"] : [])].join("-") : scale ? "scale" : "test"
 for (const suite of suites) {
   if (!ALL.includes(suite)) {
     console.error(`unknown suite "${suite}"; choose from ${ALL.join(", ")}`)
@@ -92,12 +104,100 @@ const stopPostgres = () =>
     postgres.stdin.end()
   })
 
-/** Runs one jest process to its end. */
-const runJest = (args, env) =>
+/** Runs one jest process to its end, its output to `outFile`. */
+const runJest = (args, env, outFile) =>
   new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { stdio: "inherit", env })
+    const out = openSync(outFile, "w")
+    const child = spawn(process.execPath, args, { stdio: ["ignore", out, out], env })
+    closeSync(out)
     child.on("exit", (status) => resolve({ status }))
   })
+
+// eslint-disable-next-line no-control-regex
+const COLOURS = /\x1b\[[0-9;]*m/g
+const here = (path) => relative(process.cwd(), path)
+// Stack frames of jest itself and of node say nothing about the failure.
+const OWN_FRAMES = /^\s+at .*(node_modules[\\/](jest-|@jest[\\/])|node:internal|new Promise \(<anonymous>\))/
+const assertionOf = (messages) =>
+  messages
+    .join("\n")
+    .replace(COLOURS, "")
+    .trim()
+    .split("\n")
+    .filter((line) => !OWN_FRAMES.test(line))
+    .slice(0, 30)
+const indent = (lines) => lines.map((line) => `    ${line}`.trimEnd()).join("\n")
+/** The last `count` lines of a file, with a header naming it. */
+const tailOf = (label, file, count) => {
+  let lines
+  try {
+    lines = readFileSync(file, "utf8").replace(COLOURS, "").split("\n")
+  } catch {
+    return `  ${label}: ${here(file)} (not written)`
+  }
+  if (lines.at(-1) === "") lines.pop()
+  if (!lines.length) return `  ${label}: ${here(file)} (empty)`
+  const shown = lines.slice(-count)
+  return `  ${label}: ${here(file)} (${shown.length < lines.length ? `last ${shown.length} of ${lines.length} lines` : `${lines.length} line${lines.length === 1 ? "" : "s"}`})\n${indent(shown)}`
+}
+// Enough to read the first failures in full: the first files' first tests with their assertions and
+// logs, the next tests by name; the rest are counted (all are named in .tmp/jest/summary-<run>.json).
+const MAX_DETAILED_FILES = 5
+const MAX_DETAILED_TESTS = 3
+const MAX_NAMED_TESTS = 30
+/** A failed file's tests, each with its assertion, then its logs' paths and last lines. */
+const printFailures = (suite, result) => {
+  let files = 0
+  let named = 0
+  let unnamed = 0
+  for (const file of result.testResults) {
+    if (file.status !== "failed") continue
+    const path = here(file.name)
+    const failed = file.assertionResults.filter((test) => test.status === "failed")
+    const detailed = files++ < MAX_DETAILED_FILES
+    for (const [index, test] of failed.entries()) {
+      if (named++ >= MAX_NAMED_TESTS) {
+        unnamed++
+        continue
+      }
+      const name = `✕ ${[suite, path, ...test.ancestorTitles, test.title].filter(Boolean).join(" › ")}`
+      if (detailed && index < MAX_DETAILED_TESTS) {
+        console.log(`\n${name}`)
+        console.log(indent(assertionOf(test.failureMessages)))
+      } else {
+        console.log(name)
+      }
+    }
+    if (!failed.length) {
+      console.log(`\n✕ ${suite} › ${path} (failed outside its tests)`)
+      if (detailed) console.log(indent(assertionOf([file.message ?? ""])))
+    }
+    if (!detailed) continue
+    const log = logFiles.logFileOf(file.name, suite)
+    console.log(tailOf("log", log, 40))
+    // Store processes the file started (integration-tests/helpers/production-store.ts): <file>.<role>.log.
+    const stem = basename(log).replace(/\.log$/, ".")
+    let roles = []
+    try {
+      roles = readdirSync(logFiles.logDir(suite)).filter((name) => name !== basename(log) && name.startsWith(stem) && name.endsWith(".log")).sort()
+    } catch {
+      // no folder, no store logs
+    }
+    for (const name of roles) {
+      console.log(tailOf(`store log (${name.slice(stem.length, -".log".length)})`, join(logFiles.logDir(suite), name), 20))
+    }
+  }
+  if (unnamed) console.log(`\n… and ${unnamed} more failed ${suite} tests (named in .tmp/jest/summary-${runName}.json)`)
+}
+const countsOf = (result) =>
+  [
+    `${result.numPassedTests} passed`,
+    result.numFailedTests && `${result.numFailedTests} failed`,
+    result.numPendingTests + result.numTodoTests && `${result.numPendingTests + result.numTodoTests} skipped`,
+  ]
+    .filter(Boolean)
+    .join(", ")
+const suiteLine = (suite, text, since) => `${suite.padEnd(10)} ${text.padEnd(32)} ${seconds(since).padStart(6)}`
 
 const outDir = join(process.cwd(), ".tmp", "jest")
 mkdirSync(outDir, { recursive: true })
@@ -112,22 +212,35 @@ for (const suite of suites) {
   const suiteStarted = Date.now()
   // Per runner process: runs started side by side (a long model run next to a test file) keep their own results.
   const outputFile = join(outDir, `${suite}.${process.pid}.json`)
-  console.log(`\n=== ${suite} tests ===`)
-  const run = await runJest(["node_modules/jest/bin/jest.js", "--json", `--outputFile=${outputFile}`, "--forceExit", ...jestArgs], {
-    ...process.env,
-    TEST_TYPE: suite,
-    NODE_OPTIONS: [process.env.NODE_OPTIONS, "--experimental-vm-modules"].filter(Boolean).join(" "),
-    MEDUSA_DISABLE_TELEMETRY: "true",
-  })
+  // This suite's logs from this run only (a run of some files, `-- <pattern>`, rewrites only theirs).
+  const logDir = join(process.cwd(), ".tmp", "logs", suite)
+  if (!jestArgs.length) rmSync(logDir, { recursive: true, force: true })
+  mkdirSync(logDir, { recursive: true })
+  const jestOut = join(logDir, "jest.out")
+  if (process.stdout.isTTY) process.stdout.write(suiteLine(suite, "running", suiteStarted))
+  const run = await runJest(
+    ["node_modules/jest/bin/jest.js", "--json", `--outputFile=${outputFile}`, "--forceExit", ...jestArgs],
+    {
+      ...process.env,
+      TEST_TYPE: suite,
+      TEST_LOG_DIR: logDir,
+      NODE_OPTIONS: [process.env.NODE_OPTIONS, "--experimental-vm-modules"].filter(Boolean).join(" "),
+      MEDUSA_DISABLE_TELEMETRY: "true",
+    },
+    jestOut
+  )
+  if (process.stdout.isTTY) process.stdout.write("\r\x1b[K")
   let result
   try {
     result = JSON.parse(readFileSync(outputFile, "utf8"))
     rmSync(outputFile)
   } catch {
-    console.error(`${suite}: jest wrote no results (exit ${run.status})`)
+    console.log(suiteLine(suite, `jest wrote no results (exit ${run.status})`, suiteStarted))
+    console.log(tailOf("jest's output", jestOut, 40))
     broken = true
     continue
   }
+  console.log(suiteLine(suite, countsOf(result), suiteStarted))
   totals.passed += result.numPassedTests
   totals.failed += result.numFailedTests
   totals.skipped += result.numPendingTests + result.numTodoTests
@@ -139,19 +252,23 @@ for (const suite of suites) {
       failures.push(`${suite}: ${relative(process.cwd(), file.name)} did not run`)
     }
   }
+  printFailures(suite, result)
   // A file that fails to load counts no test but fails the run.
   if (run.status !== 0 && result.numFailedTests === 0) {
-    console.error(`${suite}: jest exited ${run.status} (${result.numRuntimeErrorTestSuites} suite(s) failed to run)`)
+    console.log(`${suite}: jest exited ${run.status} (${result.numRuntimeErrorTestSuites} suite(s) failed to run)`)
+    console.log(tailOf("jest's output", jestOut, 40))
     broken = true
   }
   if (result.numTotalTests === 0 && !jestArgs.length) {
-    console.error(`${suite}: no test ran`)
+    console.log(`${suite}: no test ran`)
+    console.log(tailOf("jest's output", jestOut, 40))
     broken = true
   }
-  console.log(`${suite} tests: ${seconds(suiteStarted)}`)
 }
 
 await stopPostgres()
-writeFileSync(join(outDir, "summary.json"), JSON.stringify({ ...totals, broken, failures }))
-console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped in ${seconds(started)}`)
+const summary = JSON.stringify({ ...totals, broken, failures })
+writeFileSync(join(outDir, "summary.json"), summary)
+writeFileSync(join(outDir, `summary-${runName}.json`), summary)
+console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped in ${seconds(started)}`)
 process.exit(totals.failed || broken ? 1 : 0)

@@ -1,6 +1,7 @@
+import { appendFileSync, mkdirSync, writeFileSync } from "node:fs"
 import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
 import pg from "pg"
 import { startSandbox, type SandboxHandle } from "medusa-payment-tw-sandbox"
 import { registerWebhookEndpoint, type RegisteredEndpoint } from "../../src/cli/webhook-endpoint"
@@ -108,6 +109,33 @@ async function seededStore(url: string, sql: ProductionStore["sql"]): Promise<Se
   }
 }
 
+/** The role logs this test file has written (a second store in the file appends to them). */
+const roleLogsStarted = new Set<string>()
+
+/**
+ * Each role's output as it arrives, to <test file's log>.<role>.log next to the test file's own log
+ * (TEST_LOG_FILE, set by integration-tests/setup/test-log.js; scripts/test.mjs prints these paths and
+ * their last lines when a test fails). Outside jest, nothing.
+ */
+function roleLogs(): ((role: string, line: string) => void) | undefined {
+  const testLog = process.env.TEST_LOG_FILE
+  if (!testLog) {
+    return undefined
+  }
+  mkdirSync(dirname(testLog), { recursive: true })
+  return (role, line) => {
+    const file = testLog.replace(/\.log$/, `.${role}.log`)
+    // eslint-disable-next-line no-control-regex
+    const text = `${line.replace(/\x1b\[[0-9;]*m/g, "")}\n`
+    if (roleLogsStarted.has(file)) {
+      appendFileSync(file, text)
+    } else {
+      roleLogsStarted.add(file)
+      writeFileSync(file, text)
+    }
+  }
+}
+
 /** The store's Medusa processes, by role, in either topology. */
 interface StoreProcesses {
   roles: string[]
@@ -122,6 +150,7 @@ interface StoreProcesses {
 
 /** Today's production profile: `server` on `port`, `worker` on a port of its own, booted side by side. */
 async function serverAndWorker(port: number, env: NodeJS.ProcessEnv, undo: Array<() => Promise<unknown>>): Promise<StoreProcesses> {
+  const toFile = roleLogs()
   const ports: Record<Role, number> = { server: port, worker: await freePort() }
   const logs: Record<Role, string[]> = { server: [], worker: [] }
   const processes = {} as Record<Role, MedusaProcess>
@@ -132,7 +161,7 @@ async function serverAndWorker(port: number, env: NodeJS.ProcessEnv, undo: Array
     return role
   }
   const start = async (role: string) => {
-    processes[roleOf(role)] = await startMedusaProcess({ mode: roleOf(role), port: ports[roleOf(role)], env, logs: logs[roleOf(role)] })
+    processes[roleOf(role)] = await startMedusaProcess({ mode: roleOf(role), port: ports[roleOf(role)], env, logs: logs[roleOf(role)], echo: toFile && ((line) => toFile(role, line)) })
   }
   const stop = async () => {
     await processes.server?.stop()
@@ -157,7 +186,7 @@ async function serverAndWorker(port: number, env: NodeJS.ProcessEnv, undo: Array
 
 /** The cluster profile (scripts/cluster.ts): `servers` behind haproxy on `port`, and `workers`. */
 async function cluster(port: number, servers: number, workers: number, env: NodeJS.ProcessEnv, dir: string, undo: Array<() => Promise<unknown>>): Promise<StoreProcesses> {
-  const started: Cluster = await startCluster({ servers, workers, env, dir, port })
+  const started: Cluster = await startCluster({ servers, workers, env, dir, port, echo: roleLogs() })
   undo.push(() => started.stop())
   const member = (role: string) => {
     const found = started.members().find((m) => m.role === role)
