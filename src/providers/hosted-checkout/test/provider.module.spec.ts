@@ -235,7 +235,7 @@ moduleIntegrationTestRunner<IPaymentModuleService>({
     })
 
     it("a saved-card session: only a customer's own mirrored card, its public facts only, nothing at the service until the charge", async () => {
-      const holder = { id: "acchld_1", data: { tw_saved_cards: [{ id: "twcard_mine", last4: "4242", card_label: null, bound_at: null, created_at: null }] } }
+      const holder = { id: "acchld_1", external_id: "cus_1", data: { tw_saved_cards: [{ id: "twcard_mine", last4: "4242", card_label: null, bound_at: null, created_at: null }] } }
       const open = async (context: Record<string, unknown>, savedCardId = "twcard_mine") => {
         const [collection] = await service.createPaymentCollections([{ amount: 750, currency_code: "twd" }])
         return service.createPaymentSession(collection.id, { provider_id: PROVIDER, amount: 750, currency_code: "twd", data: { savedCardId }, context: context as never })
