@@ -1,4 +1,4 @@
-import type { MedusaContainer } from "@medusajs/framework/types"
+import type { MedusaContainer, PriceDTO, PromotionDTO } from "@medusajs/framework/types"
 import { BigNumber, ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { untrusted } from "../lib/log"
 import { isProviderOf, PROVIDER_IDENTIFIERS } from "../shared/provider-ids"
@@ -41,20 +41,8 @@ interface Example {
   amount: number
 }
 
-interface PriceRow {
-  id: string
-  amount: unknown
-  price_set_id?: string | null
-  price_list?: { status?: string | null } | null
-  price_rules?: Array<{ attribute?: string; value?: string; operator?: string }> | null
-}
-
-interface PromotionRow {
-  id: string
-  status?: string | null
-  application_method?: { type?: string | null; value?: unknown; currency_code?: string | null } | null
-  rules?: Array<{ attribute?: string | null; operator?: string | null; values?: Array<{ value?: string | null }> | null }> | null
-}
+/** A price rule's operator ("eq", "ne", …): the pricing module returns it, but `PriceRuleDTO` does not declare it. */
+const operatorOf = (rule: object): string | undefined => ("operator" in rule && typeof rule.operator === "string" ? rule.operator : undefined)
 
 const hasCents = (amount: unknown) => {
   const value = new BigNumber(amount as number).numeric
@@ -113,12 +101,9 @@ function regionsOf(regions: RegionFinding[], rule: { operator?: string | null; i
 
 async function addPrices(container: MedusaContainer, regions: RegionFinding[]) {
   const pricing = container.resolve(Modules.PRICING)
-  const withCents: PriceRow[] = []
+  const withCents: PriceDTO[] = []
   for (let skip = 0; ; skip += PAGE) {
-    const page = (await pricing.listPrices(
-      { currency_code: TWD },
-      { relations: ["price_rules", "price_list"], take: PAGE, skip, order: { id: "ASC" } }
-    )) as unknown as PriceRow[]
+    const page = await pricing.listPrices({ currency_code: TWD }, { relations: ["price_rules", "price_list"], take: PAGE, skip, order: { id: "ASC" } })
     // A draft price list is not applied to carts.
     withCents.push(...page.filter((price) => hasCents(price.amount) && (!price.price_list || price.price_list.status === "active")))
     if (page.length < PAGE) {
@@ -150,7 +135,7 @@ async function addPrices(container: MedusaContainer, regions: RegionFinding[]) {
     const regionRule = price.price_rules?.find((rule) => rule.attribute === "region_id")
     const owner = price.price_set_id ? owners.get(price.price_set_id) : undefined
     const example = { id: owner?.id ?? price.id, amount: new BigNumber(price.amount as number).numeric }
-    regionsOf(regions, regionRule?.value ? { operator: regionRule.operator, ids: [regionRule.value] } : undefined, (region) =>
+    regionsOf(regions, regionRule?.value ? { operator: operatorOf(regionRule), ids: [regionRule.value] } : undefined, (region) =>
       (owner?.kind === "variant" ? region.variantPrices : owner?.kind === "shipping" ? region.shippingPrices : region.otherPrices).push(example)
     )
   }
@@ -159,10 +144,10 @@ async function addPrices(container: MedusaContainer, regions: RegionFinding[]) {
 async function addPromotions(container: MedusaContainer, regions: RegionFinding[]) {
   const promotions = container.resolve(Modules.PROMOTION)
   for (let skip = 0; ; skip += PAGE) {
-    const page = (await promotions.listPromotions(
+    const page: PromotionDTO[] = await promotions.listPromotions(
       { status: ["active", "draft"] },
       { relations: ["application_method", "rules", "rules.values"], take: PAGE, skip, order: { id: "ASC" } }
-    )) as unknown as PromotionRow[]
+    )
     for (const promotion of page) {
       const method = promotion.application_method
       // A percentage is not an amount; a fixed value is one, in the method's currency.

@@ -25,5 +25,12 @@ export function RemittanceInputs({ idPrefix }: { idPrefix: string }) {
 export function remittanceOf(form: HTMLFormElement): RemittanceFields {
   const data = new FormData(form)
   const field = (name: keyof RemittanceFields) => String(data.get(name) ?? "")
-  return Object.fromEntries(FIELDS.map((name) => [name, field(name)])) as unknown as RemittanceFields
+  return {
+    bankCode: field("bankCode"),
+    bankName: field("bankName"),
+    branchCode: field("branchCode"),
+    branchName: field("branchName"),
+    account: field("account"),
+    accountName: field("accountName"),
+  }
 }
