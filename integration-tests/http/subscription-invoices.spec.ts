@@ -1,5 +1,5 @@
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { storeTestRunner } from "../helpers/store-runner"
 import { adminToken, card, control, createProductWithPlan, payPage, seedStore, settle, type Store, SUCCESS_CARD, useSandbox, waitFor } from "../helpers/hosted-store"
 
 jest.setTimeout(240_000)
@@ -25,7 +25,7 @@ interface ProductDetail {
  * one-time page is (docs/providers.md, "E-invoices"): its page, and every
  * renewal period, whose refund then carries shares of those lines.
  */
-medusaIntegrationTestRunner({
+storeTestRunner({
   inApp: true,
   env: {},
   testSuite: ({ api, getContainer }) => {

@@ -1,5 +1,5 @@
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { storeTestRunner } from "../helpers/store-runner"
 import { TW_SUBSCRIPTION_MODULE, type TwSubscriptionModuleService } from "../../src/modules/tw-subscription"
 import { createTwRenewalOrderWorkflow } from "../../src/workflows/subscriptions/create-tw-renewal-order"
 import { processTwSubscriptionWorkflow, type SubscriptionStateChange } from "../../src/workflows/subscriptions/process-tw-subscription"
@@ -23,7 +23,7 @@ let failChangeTo: string | undefined
  * it was), and a clean run afterwards succeeds. The hooks fire with what
  * changed.
  */
-medusaIntegrationTestRunner({
+storeTestRunner({
   inApp: true,
   env: {},
   testSuite: ({ api, getContainer }) => {

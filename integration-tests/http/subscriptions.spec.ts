@@ -1,6 +1,6 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { storeTestRunner } from "../helpers/store-runner"
 import reconcileTwPayments from "../../src/jobs/reconcile-tw-payments"
 import reconcileTwSubscriptions from "../../src/jobs/reconcile-tw-subscriptions"
 import { TW_SUBSCRIPTION_MODULE, type TwSubscriptionModuleService } from "../../src/modules/tw-subscription"
@@ -42,7 +42,7 @@ interface SubscriptionView {
  * later first charge) come first, and a test that moves it a month more
  * comes last (where a retried period falls depends on the month).
  */
-medusaIntegrationTestRunner({
+storeTestRunner({
   inApp: true,
   env: {},
   testSuite: ({ api, getContainer }) => {

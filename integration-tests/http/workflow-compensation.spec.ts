@@ -1,5 +1,5 @@
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { storeTestRunner } from "../helpers/store-runner"
 import { TW_SUBSCRIPTION_MODULE, type TwSubscriptionModuleService } from "../../src/modules/tw-subscription"
 import { adminToken, control, createProductWithPlan, seedStore, type Store, useSandbox } from "../helpers/hosted-store"
 
@@ -16,7 +16,7 @@ const rejected = (e: { response: Answer }) => e.response
  * compensations leave no trace of the steps that had run. Then the same
  * request, without the fault, succeeds: nothing left behind blocks it.
  */
-medusaIntegrationTestRunner({
+storeTestRunner({
   inApp: true,
   env: {},
   testSuite: ({ api, getContainer }) => {

@@ -22,13 +22,12 @@ moduleIntegrationTestRunner<TwSavedCardModuleService>({
   moduleOptions: oldOnly,
   testSuite: ({ service, MikroOrmWrapper }) => {
     const rowsInSql = async () => (await MikroOrmWrapper.forkManager().getConnection().execute("select * from tw_saved_card order by id")) as Array<Record<string, unknown>>
+    /** The module's own cradle (its database access), which Medusa's service keeps as `__container__`. */
+    const cradle = (): Record<string, unknown> => Reflect.get(service, "__container__")
     /** The same module's data under other options: as the store after a restart with new keys. */
-    const restarted = (options: unknown) => new TwSavedCardModuleService((service as unknown as { __container__: Record<string, unknown> }).__container__, options)
+    const restarted = (options: unknown) => new TwSavedCardModuleService(cradle(), options)
     /** The module's boot check, with the module's own database access. */
-    const boot = (options: unknown) => {
-      const cradle = (service as unknown as { __container__: Record<string, unknown> }).__container__
-      return checkTokenKeys({ options, container: { resolve: <T>(key: string) => cradle[key] as T } })
-    }
+    const boot = (options: unknown) => checkTokenKeys({ options, container: { resolve: <T>(key: string) => cradle()[key] as T } })
 
     async function boundCard(customerId = "cus_1", token = TOKEN) {
       const card = await service.createTwSavedCards({ customer_id: customerId, provider_id: "pp_hosted-checkout_hosted-checkout", binding_expires_at: new Date(Date.now() + 600_000) })

@@ -1,4 +1,4 @@
-import type { Logger } from "@medusajs/framework/types"
+import { mockLogger } from "./mock-logger"
 import { createMockService, SECRET_KEY } from "../../../lib/embedded/test/mock-service"
 import { mockApi, ok, TRANSACTION } from "../../../lib/hosted/test/mock-api"
 import { EmbeddedCardApi } from "../../embedded-card/api"
@@ -10,7 +10,7 @@ import { parseHostedCheckoutOptions } from "../../hosted-checkout/options"
 
 const NOW = Date.parse("2026-11-21T16:40:00Z")
 const MIN = 60_000
-const logger = { warn: jest.fn(), error: jest.fn(), info: jest.fn(), debug: jest.fn() } as unknown as Logger
+const logger = mockLogger()
 
 function hostedApi() {
   const mock = mockApi()

@@ -5,7 +5,7 @@ import { moduleIntegrationTestRunner } from "@medusajs/test-utils"
 import * as PaymentModels from "@medusajs/payment/dist/models"
 import { startSandbox, type SandboxHandle } from "medusa-payment-tw-sandbox"
 import { confirmCard } from "../../../../integration-tests/helpers/hosted-store"
-import type { PaymentApi } from "../../core/payment-api"
+import { Attestor } from "../../core/attestation"
 import { EmbeddedCardProviderService } from "../service"
 
 jest.setTimeout(120_000)
@@ -88,7 +88,8 @@ moduleIntegrationTestRunner<IPaymentModuleService>({
       const provider = new EmbeddedCardProviderService({ logger: { info() {}, warn() {}, error() {}, debug() {} } }, providerOptions as never)
       const input = { amount: 400, currency_code: "twd", data: { session_id: "payses_sealed_1" }, context: { idempotency_key: "payses_sealed_1" } }
       const { id, data } = await provider.initiatePayment(input)
-      const { attestor } = (provider as unknown as { api_: PaymentApi }).api_
+      // The provider seals with its secret key: a seal made here with the same key is the pipeline's.
+      const attestor = new Attestor(String(providerOptions.secretKey))
       const attestation = attestor.seal({ sessionId: "payses_sealed_1", serviceId: id, amount: 400, status: "requires_action" })
       expect((await confirmCard(sandbox, String(data?.clientSecret), "4242424242424242")).body.data.status).toBe("succeeded")
 

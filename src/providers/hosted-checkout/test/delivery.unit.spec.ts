@@ -1,11 +1,11 @@
-import type { Logger } from "@medusajs/framework/types"
+import { mockLogger } from "../../core/test/mock-logger"
 import { isSubscriptionPeriod } from "../../../workflows/payment-decision"
 import { HostedCheckoutApi } from "../api"
 import { parseHostedCheckoutOptions } from "../options"
 
 /** What a hosted notification hands the payment pipeline: the transaction to read, and a subscription's session as a hint. */
 
-const logger = { warn: jest.fn(), error: jest.fn(), info: jest.fn(), debug: jest.fn() } as unknown as Logger
+const logger = mockLogger()
 const api = new HostedCheckoutApi(
   parseHostedCheckoutOptions({
     apiToken: "tok_test_7Hq2Zp9LmX4vR8sK",
