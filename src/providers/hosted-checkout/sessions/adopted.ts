@@ -7,7 +7,7 @@ import { SHOPPER_ERROR } from "../../core/shopper-error-codes"
 import type { HostedDeps } from "../provider-deps"
 import { freshSessionData, type HostedSessionData, type StorefrontData } from "../session-data"
 import { PAID } from "../status-map"
-import { openSealedTerms, type Sealed, sealTerms } from "../subscription-session"
+import { openSealedTerms, type Sealed, sealTerms } from "../sealed-terms"
 
 /**
  * A paid transaction whose session is gone, recorded on the order that
