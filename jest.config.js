@@ -48,10 +48,11 @@ module.exports = {
   // Medusa's MikroORM metadata does not survive a second test file in one process:
   // a tiny idle-memory limit recycles the worker, so each file gets a fresh one.
   ...(needsDatabase ? { workerIdleMemoryLimit: "1MB" } : {}),
-  // Two files at a time, each with its own database, app and sandbox; a store test spends much of its
-  // time waiting on deliveries. The browser, production and cluster files run browsers or Medusa processes of
-  // their own, which two cores do not fit twice.
-  maxWorkers: Number(process.env.JEST_MAX_WORKERS || (["browser", "production", "cluster", "model"].includes(type) ? 1 : 2)),
+  // Files at a time, each with its own database, app and sandbox. A store test spends much of its time waiting
+  // on deliveries and pages: with two http files at once the two cores were half idle, with four they are busy;
+  // two browser files share the cores as well. Production and cluster files start several Medusa processes
+  // each, and the model is one long file: one at a time.
+  maxWorkers: Number(process.env.JEST_MAX_WORKERS || { http: 4, browser: 2, production: 1, cluster: 1, model: 1 }[type] || 2),
   ...(needsDatabase
     ? {
         globalSetup: "<rootDir>/integration-tests/setup/pg-global-setup.ts",

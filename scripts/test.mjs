@@ -241,6 +241,12 @@ for (const suite of suites) {
     continue
   }
   console.log(suiteLine(suite, countsOf(result), suiteStarted))
+  // Where the time went: each file's seconds, slowest first, beside the suite's logs.
+  const timings = result.testResults
+    .map((file) => [((file.endTime - file.startTime) / 1000).toFixed(1).padStart(7), here(file.name)].join(" s  "))
+    .sort()
+    .reverse()
+  writeFileSync(join(logDir, "timings.txt"), `${timings.join("\n")}\n`)
   totals.passed += result.numPassedTests
   totals.failed += result.numFailedTests
   totals.skipped += result.numPendingTests + result.numTodoTests
