@@ -1,8 +1,8 @@
 const { loadEnv } = require("@medusajs/framework/utils")
 loadEnv("test", process.cwd())
-// Stores under test handle a delivery 0.5 s after it arrives instead of 5 s (medusa-config.ts):
+// Stores under test handle a delivery 0.2 s after it arrives instead of 5 s (medusa-config.ts):
 // the tests wait for deliveries often, and either order against a shopper's own checkout is safe.
-process.env.TW_DELIVERY_DELAY_MS ??= "500"
+process.env.TW_DELIVERY_DELAY_MS ??= "200"
 
 // TEST_TYPE picks one suite; scripts/test.mjs runs them all and adds up the totals.
 // Test folders are named `test` because `medusa plugin:build` leaves that segment out of the package.
@@ -50,9 +50,9 @@ module.exports = {
   ...(needsDatabase ? { workerIdleMemoryLimit: "1MB" } : {}),
   // Files at a time, each with its own database, app and sandbox. A store test spends much of its time waiting
   // on deliveries and pages: with two http files at once the two cores were half idle, with four they are busy;
-  // two browser files share the cores as well. Production and cluster files start several Medusa processes
+  // three browser files share them as well. Production and cluster files start several Medusa processes
   // each, and the model is one long file: one at a time.
-  maxWorkers: Number(process.env.JEST_MAX_WORKERS || { http: 4, browser: 2, production: 1, cluster: 1, model: 1 }[type] || 2),
+  maxWorkers: Number(process.env.JEST_MAX_WORKERS || { http: 4, browser: 3, production: 1, cluster: 1, model: 1 }[type] || 2),
   ...(needsDatabase
     ? {
         globalSetup: "<rootDir>/integration-tests/setup/pg-global-setup.ts",

@@ -428,9 +428,18 @@ storeTestRunner({
       const headers = await customer("crash@example.test")
       const { subscriptionId } = await subscribe(headers, variantId, planId)
       const active = await waitForSubscription(subscriptionId, (s) => s.status === "active" && !!s.first_order_id && !!s.service_subscription_id, "the active subscription")
+      // The period's notifications stay dropped until the end, their retries too: only the test's own runs
+      // below may process the period, so no delivery runs into the crashes it stages (or uses them up).
       await control(env.sandbox, "POST", "/faults", { kind: "drop", purpose: "charge", count: 1000 })
+      try {
+        await crashAtEveryStep(subscriptionId, active.first_order_id!)
+      } finally {
+        await control(env.sandbox, "DELETE", "/faults")
+      }
+    })
+
+    async function crashAtEveryStep(subscriptionId: string, firstOrderId: string) {
       await advanceToNextCharge(subscriptionId)
-      await control(env.sandbox, "DELETE", "/faults")
       const container = getContainer()
       const sync = () => processTwSubscriptionWorkflow(container).run({ input: { subscriptionId } })
 
@@ -439,7 +448,7 @@ storeTestRunner({
       const module = container.resolve<TwSubscriptionModuleService>(TW_SUBSCRIPTION_MODULE)
       const realUpdate = module.updateTwSubscriptionPeriods.bind(module)
       const periodWrite = jest.spyOn(module, "updateTwSubscriptionPeriods").mockImplementation(((data: { order_id?: string }) => {
-        if (data?.order_id && data.order_id !== active.first_order_id) {
+        if (data?.order_id && data.order_id !== firstOrderId) {
           throw new Error("crash before the period names its order")
         }
         return realUpdate(data as never)
@@ -485,7 +494,7 @@ storeTestRunner({
       expect(await detail(subscriptionId)).toMatchObject({ periods_charged: 2 })
       expect((await detail(subscriptionId)).periods[1].order_id).toBe(made[0].id)
       expect(await renewalOrders(subscriptionId)).toHaveLength(1)
-    })
+    }
 
     /** Every order tagged as a renewal of the subscription, linked to it or not. */
     async function ordersTagged(subscriptionId: string) {
