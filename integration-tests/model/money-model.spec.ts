@@ -22,7 +22,7 @@ import { cleanUp, moneyCommands, preludes, reconcileAndCheck, runPrelude, setAva
  * MONEY_MODEL_SURVEY=1 (run every sequence, list each failing one unshrunk at the end),
  * MONEY_MODEL_CVS=0 (no convenience-store codes; by default they are taken on pages, paid at the counter or expired),
  * MONEY_MODEL_EMBEDDED=0 (no embedded card form; by default one-time carts are also paid through payment intents),
- * MONEY_MODEL_SABOTAGE=I1|I2|I3|I4|I5|I6 (the checks' self-test: the harness breaks that invariant; the run must fail),
+ * MONEY_MODEL_SABOTAGE=I1|I2|I3|I4|I5|I6|I7 (the checks' self-test: the harness breaks that invariant; the run must fail),
  * MONEY_MODEL_PROFILE=production (the app on Redis: event bus, workflow engine and locking, as `medusa-config.ts` registers
  * them for REDIS_URL; one process in shared mode). `npm run money-model -- --runs N --seed S [--profile production]`.
  */
@@ -69,7 +69,7 @@ storeTestRunner({
   inApp: true,
   env: {},
   testSuite: ({ api, getContainer }) => {
-    it(`money invariants I1 to I6 hold after random sequences (${RUNS} runs, seed ${SEED}, ${PROFILE} profile)`, async () => {
+    it(`money invariants I1 to I7 hold after random sequences (${RUNS} runs, seed ${SEED}, ${PROFILE} profile)`, async () => {
       const world = await buildWorld(api, getContainer())
       const replay = `npm run money-model -- --runs ${RUNS} --seed ${SEED}${PROFILE === "default" ? "" : ` --profile ${PROFILE}`}`
       console.log(`money model: ${RUNS} sequences of at most ${MAX_COMMANDS} commands, seed ${SEED}, ${PROFILE} profile (replay: ${replay})`)

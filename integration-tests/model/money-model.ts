@@ -11,7 +11,7 @@ import { card, confirmCard, control, EMBEDDED_HOOK_PATH, EMBEDDED_PROVIDER_ID, H
 /**
  * The model-based money test (issue 21): fast-check generates short sequences of shopper, service,
  * merchant and attacker actions; each runs against the real Medusa app (HTTP and its container) and the
- * sandbox (its control API). After a sequence the reconciliation runs, and the invariants I1 to I6 are
+ * sandbox (its control API). After a sequence the reconciliation runs, and the invariants I1 to I7 are
  * checked from the sandbox's truth against the store's records.
  *
  * Process restarts are not modelled: one jest worker holds one in-process app, which cannot be killed and
@@ -45,7 +45,7 @@ export interface World {
    * Self-test of the checks (MONEY_MODEL_SABOTAGE): after the reconciliation, the harness itself breaks
    * one invariant in the store's database, and the check must then fail. Never set in a real run.
    */
-  sabotage?: "I1" | "I2" | "I3" | "I4" | "I5" | "I6"
+  sabotage?: "I1" | "I2" | "I3" | "I4" | "I5" | "I6" | "I7"
 }
 
 export interface SessionRef {
@@ -195,8 +195,8 @@ async function paymentSession(world: World, cart: { cartId: string; headers: Hea
     return `payment collection ${brief(collection)}`
   }
   const collectionId = (collection.data.payment_collection as { id: string }).id
-  // A page offers the card always, and here a convenience-store code too.
-  const data = savedCard ? { savedCardId: savedCard.id } : cart.embedded ? {} : { methods: ["cvs"] }
+  // A page offers the card always, and here a convenience-store code and a bank transfer too.
+  const data = savedCard ? { savedCardId: savedCard.id } : cart.embedded ? {} : { methods: ["cvs", "atm"] }
   const provider = cart.embedded ? EMBEDDED_PROVIDER_ID : PROVIDER_ID
   const created = await call(world.api.post(`/store/payment-collections/${collectionId}/payment-sessions`, { provider_id: provider, data }, { headers }))
   if (created.status !== 200) {
@@ -267,6 +267,39 @@ class RestartPayment extends Step {
     return `cart#${cart.n} session ${session.id} tx ${session.txId}`
   }
   toString = () => `restartPayment(${this.index})`
+}
+
+/**
+ * A new hosted session on a cart's payment collection at any time (a cart, an order awaiting its code, a
+ * paid order), asked for by its shopper (a second tab, a storefront re-rendering its payment step) or by a
+ * stranger who holds the collection's id. Answered or refused, it must not cost an order its payment.
+ */
+class NewSession extends Step {
+  constructor(
+    readonly index: number,
+    readonly by: "shopper" | "stranger"
+  ) {
+    super()
+  }
+  check = (m: Readonly<Model>) => !!pick(m, this.index, (c) => !c.savedCard && !c.embedded)
+  async act(m: Model, r: Real) {
+    const cart = pick(m, this.index, (c) => !c.savedCard && !c.embedded)!
+    const { data: links } = await r.world.container.resolve(ContainerRegistrationKeys.QUERY).graph({ entity: "cart_payment_collection", fields: ["payment_collection_id"], filters: { cart_id: cart.cartId } })
+    const collectionId: string | undefined = links[0]?.payment_collection_id
+    if (!collectionId) {
+      return `cart#${cart.n} has no payment collection`
+    }
+    const headers = this.by === "shopper" ? cart.headers : r.world.store.headers
+    const created = await call(r.world.api.post(`/store/payment-collections/${collectionId}/payment-sessions`, { provider_id: PROVIDER_ID, data: { methods: ["cvs", "atm"] } }, { headers }))
+    if (created.status !== 200) {
+      return `cart#${cart.n}: ${brief(created)} ${String(created.data.code ?? "")}`
+    }
+    const sessions = (created.data.payment_collection as { payment_sessions: Array<{ id: string; provider_id: string; data: Record<string, string> }> }).payment_sessions
+    const session = sessions.find((s) => s.provider_id === PROVIDER_ID)!
+    cart.sessions.push({ id: session.id, txId: session.data.transactionId ?? "", txHid: session.data.transactionHid ?? "", checkoutUrl: session.data.checkoutUrl ?? "" })
+    return `cart#${cart.n} session ${session.id} tx ${session.data.transactionId}`
+  }
+  toString = () => `newSession(${this.index}, ${this.by})`
 }
 
 /** Shopper (logged in): a cart of the monthly tea box and its subscription checkout, on the page or with a saved card of theirs. */
@@ -367,7 +400,7 @@ class PayWithSavedCard extends Step {
 class PayPage extends Step {
   constructor(
     readonly index: number,
-    readonly method: "card" | "cvs" = "card"
+    readonly method: "card" | "cvs" | "atm" = "card"
   ) {
     super()
   }
@@ -375,18 +408,18 @@ class PayPage extends Step {
   private readonly payable = (c: CartRef) => hasPage(c) && (this.method === "card" || (c.kind === "one-time" && !c.embedded))
   check = (m: Readonly<Model>) => !!pick(m, this.index, this.payable)
   act = (m: Model, r: Real) => payLatestPage(r.world, pick(m, this.index, this.payable)!, this.method)
-  toString = () => (this.method === "card" ? `payPage(${this.index})` : `takeCvsCode(${this.index})`)
+  toString = () => (this.method === "card" ? `payPage(${this.index})` : `take${this.method === "cvs" ? "Cvs" : "Atm"}Code(${this.index})`)
 }
 
-async function payLatestPage(world: World, cart: CartRef, method: "card" | "cvs" = "card"): Promise<string> {
+async function payLatestPage(world: World, cart: CartRef, method: "card" | "cvs" | "atm" = "card"): Promise<string> {
   if (cart.embedded) {
     return confirmIntent(world, cart, "paid")
   }
   const session = cart.sessions[cart.sessions.length - 1]
   try {
-    const to = await payPage(session.checkoutUrl, method === "card" ? card(SUCCESS_CARD) : CVS)
+    const to = await payPage(session.checkoutUrl, method === "card" ? card(SUCCESS_CARD) : method === "cvs" ? CVS : ATM)
     const outcome = to === undefined ? "the page again" : to.includes("payment_error") ? "failure page" : "success page"
-    if (method === "cvs" && outcome === "success page") {
+    if (method !== "card" && outcome === "success page") {
       cart.codes = [...(cart.codes ?? []), session.txId]
     }
     return `cart#${cart.n} ${method === "card" ? "paid" : "took a code for"} ${session.txId} -> ${outcome}`
@@ -396,6 +429,7 @@ async function payLatestPage(world: World, cart: CartRef, method: "card" | "cvs"
 }
 
 const CVS = { method: "cvs", cvsName: "7-ELEVEN" }
+const ATM = { method: "atm" }
 
 /** The sandbox's test cards for the embedded card form (its README): paid, declined, and `processing` that settles later either way. */
 const INTENT_CARDS = { paid: "4242424242424242", declined: "4000000000000002", "processing, then paid": "4000000000007700", "processing, then declined": "4000000000007718" }
@@ -422,7 +456,7 @@ class PayIntent extends Step {
 }
 const hasCode = (c: CartRef) => !!c.codes?.length
 
-/** The shopper pays a convenience-store code at the counter, or lets it expire (the service's side; whatever the cart's state). */
+/** The shopper pays a convenience-store code at the counter or a bank transfer, or lets it expire (the service's side; whatever the cart's state). */
 class AtCounter extends Step {
   constructor(
     readonly index: number,
@@ -812,10 +846,12 @@ export function moneyCommands({ cvs = true, embedded = true }: { cvs?: boolean; 
     ...(cvs
       ? [
           index.map((i) => new PayPage(i, "cvs")),
+          index.map((i) => new PayPage(i, "atm")),
           ...[1, 2].map(() => fc.tuple(index, fc.constantFrom<"pay" | "expire">("pay", "pay", "expire")).map(([i, outcome]) => new AtCounter(i, outcome))),
         ]
       : []),
     index.map((i) => new RestartPayment(i)),
+    fc.tuple(index, fc.constantFrom<"shopper" | "stranger">("shopper", "stranger")).map(([i, by]) => new NewSession(i, by)),
     index.map((i) => new Abandon(i)),
     index.map((i) => new Complete(i, 1)),
     index.map((i) => new Complete(i, 1)),
@@ -883,8 +919,10 @@ interface IntentView {
  * What the service holds for these sessions: hosted transactions (pages, saved-card charges, periods) and
  * embedded payment intents, the latter in the same shape (its refunds as one amount).
  */
-async function serviceRecords(world: World, sessionIds: string[]): Promise<ServiceTx[]> {
-  const txs = (await Promise.all(sessionIds.map(async (id) => (await control(world.sandbox, "GET", `/transactions?orderId=${id}`)).transactions as ServiceTx[]))).flat()
+async function serviceRecords(world: World, sessionIds: string[], cartIds: string[]): Promise<ServiceTx[]> {
+  // A page started through the store route names its cart as its order; other payments name their session.
+  const listed = (await Promise.all([...sessionIds, ...cartIds].map(async (id) => (await control(world.sandbox, "GET", `/transactions?orderId=${id}`)).transactions as ServiceTx[]))).flat()
+  const txs = [...new Map(listed.map((tx) => [tx.id, tx])).values()]
   const { paymentIntents } = (await control(world.sandbox, "GET", "/payment-intents")) as { paymentIntents: IntentView[] }
   const intents = paymentIntents
     .filter((i) => sessionIds.includes(i.orderId))
@@ -896,7 +934,7 @@ async function serviceRecords(world: World, sessionIds: string[]): Promise<Servi
 }
 
 /**
- * After the sequence: the reconciliation, then I1 to I6 from the sandbox's truth.
+ * After the sequence: the reconciliation, then I1 to I7 from the sandbox's truth.
  * Returns every violation found (empty when all hold).
  */
 export async function reconcileAndCheck(model: Model, real: Real): Promise<string[]> {
@@ -905,7 +943,12 @@ export async function reconcileAndCheck(model: Model, real: Real): Promise<strin
   await settle()
 
   const sessionIds = model.carts.flatMap((c) => c.sessions.map((s) => s.id))
-  const serviceTxs = () => serviceRecords(world, sessionIds)
+  const serviceTxs = () =>
+    serviceRecords(
+      world,
+      sessionIds,
+      model.carts.map((c) => c.cartId)
+    )
 
   // I6, before the reconciliation can hide it: a real charge notification delivered after a forgery was acted on.
   if (real.forged.length) {
@@ -986,6 +1029,8 @@ export async function reconcileAndCheck(model: Model, real: Real): Promise<strin
     }
   }
 
+  violations.push(...(await awaitedCodes(world, model, txs)))
+
   real.trace.push(
     `checked ${txs.length} service transaction(s): ${txs.map((t) => `${t.transactionHid} ${t.origin} ${t.status}${refundedAtService(t) ? " refunded" : ""}`).join(", ") || "none"}; ${[...byTx.values()].flat().length} captured payment(s)`
   )
@@ -1039,6 +1084,37 @@ export async function reconcileAndCheck(model: Model, real: Real): Promise<strin
 
 const sql = (world: World) => world.container.resolve(ContainerRegistrationKeys.PG_CONNECTION)
 
+/** The carts of the sequence whose order is live and holds no captured payment, with that order. */
+async function ordersAwaitingPayment(world: World, model: Model) {
+  const awaiting: Array<{ cart: CartRef; orderId: string }> = []
+  for (const cart of model.carts.filter((c) => c.codes?.length)) {
+    const order = await orderOfCart(world.container, cart.cartId)
+    const captured = (order?.payment_collections ?? []).some((pc: { payments?: Array<{ captured_at?: unknown } | null> } | null) => pc?.payments?.some((p) => p?.captured_at))
+    if (order && order.status !== "canceled" && !captured) {
+      awaiting.push({ cart, orderId: order.id })
+    }
+  }
+  return awaiting
+}
+
+/**
+ * I7: an order awaiting its payment stays payable until its code expires, and money paid for it reaches it.
+ * A live order of a cart with codes, holding no captured payment, has none of its codes voided or paid.
+ */
+async function awaitedCodes(world: World, model: Model, txs: ServiceTx[]): Promise<string[]> {
+  const violations: string[] = []
+  for (const { cart, orderId } of await ordersAwaitingPayment(world, model)) {
+    for (const tx of txs.filter((t) => cart.codes!.includes(t.id))) {
+      if (tx.status === "cancelled") {
+        violations.push(`I7: order ${orderId} of cart#${cart.n} awaits its payment, but code ${tx.transactionHid} (${tx.paymentMethod}) was voided`)
+      } else if (PAID.has(tx.status) || refundedAtService(tx)) {
+        violations.push(`I7: code ${tx.transactionHid} (${tx.paymentMethod}) of cart#${cart.n} was paid (${tx.status}), but order ${orderId} is live without it`)
+      }
+    }
+  }
+  return violations
+}
+
 /** Breaks one invariant in the store's database (the checks' self-test); says what it did, or that nothing fit. */
 async function sabotage(world: World, model: Model, txs: ServiceTx[], byTx: Map<string, CapturedPayment[]>): Promise<string> {
   const knex = sql(world)
@@ -1087,6 +1163,19 @@ async function sabotage(world: World, model: Model, txs: ServiceTx[], byTx: Map<
       }
       await knex.raw(`update "order" set metadata = metadata - 'tw_transaction_hid' where id = ?`, [renewal.id])
       return `renewal order ${renewal.id} lost its transaction`
+    }
+    case "I7": {
+      // A convenience-store code of an order awaiting it voided behind the store's back (a refund of an unpaid code, spec 4.10).
+      const code = (await ordersAwaitingPayment(world, model))
+        .flatMap(({ cart }) => txs.filter((tx) => cart.codes!.includes(tx.id) && tx.status === "charging" && tx.paymentMethod === "cvs"))
+        .at(0)
+      if (!code) {
+        return "no order awaiting a cvs code"
+      }
+      const merchant = world.sandbox.defaultMerchant
+      const client = new HostedCheckoutClient({ apiToken: merchant.token, merchantId: merchant.merchantId, baseUrl: world.sandbox.hostedBaseUrl, checkoutHost: world.sandbox.checkoutHost })
+      await client.refunds.create(code.transactionHid, { reason: "sabotage" })
+      return `code ${code.transactionHid} voided at the service`
     }
     default:
       return "done in the forge step"
@@ -1177,7 +1266,11 @@ export async function cleanUp(model: Model, real: Real) {
   await control(real.world.sandbox, "DELETE", "/faults")
   const sessionIds = new Set(model.carts.flatMap((c) => c.sessions.map((s) => s.id)))
   const { subscriptions } = (await control(real.world.sandbox, "GET", "/subscriptions")) as { subscriptions: Array<{ id: string; status: string }> }
-  const txs = await serviceRecords(real.world, [...sessionIds])
+  const txs = await serviceRecords(
+    real.world,
+    [...sessionIds],
+    model.carts.map((c) => c.cartId)
+  )
   const mine = new Set(txs.map((t) => t.subscriptionId).filter(Boolean))
   for (const sub of subscriptions.filter((s) => mine.has(s.id) && !["cancelled", "completed", "error"].includes(s.status))) {
     await control(real.world.sandbox, "POST", `/subscriptions/${sub.id}/cancel`, { reason: "end of model sequence" }).catch(() => undefined)
