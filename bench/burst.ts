@@ -41,8 +41,10 @@
  * Options: --k N (200), --profile (default; both: default and production; all: the three), --warmup N (40; 0 for none), --rounds R (1), --concurrency N (the baseline's
  * completions at once; default TW_PAYMENT_COMPLETION_CONCURRENCY or 2),
  * --reconciliation on|off (off: the job's reads would count as notification
- * reads), --deadline S, --idle S (stop waiting for orders), --out FILE (JSON),
- * --servers N and --workers M (the cluster profile's processes; 2 and 2).
+ * reads), --deadline S, --idle S (stop waiting for orders), --out FILE (what it
+ * prints, by default .tmp/bench/burst-<profile>-k<K>-<time>.txt; the JSON of every
+ * figure beside it, FILE with .json), --servers N and --workers M (the cluster
+ * profile's processes; 2 and 2).
  */
 import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
@@ -56,6 +58,7 @@ import { middleCpuRatio, profileReport, type ProfileResult, type Round, TARGETS,
 import { watchMemory } from "./process-memory"
 import { renewalPhase } from "./renewal-phase"
 import { renewalReport, type RenewalProfileResult, renewalTargetsMet } from "./renewal-report"
+import { besides, defaultOutPath, keepReport, shown } from "./report-file"
 import { type Postgres, type Profile, PROFILES, requestJson, startBenchStore } from "./store"
 
 const { values } = parseArgs({
@@ -120,6 +123,7 @@ if (RENEWALS && PACE) {
 /** Plans are made in the admin (renewals); the baseline's payments are captured there. */
 const ADMIN = { email: "bench-admin@example.test", password: "bench-admin-password-1" }
 const profiles: Profile[] = values.profile === "all" ? [...PROFILES] : values.profile === "both" ? ["default", "production"] : [values.profile as Profile]
+const OUT = values.out ?? defaultOutPath(`${RENEWALS ? "renewals" : "burst"}-${values.profile}-k${K}`)
 const started = Date.now()
 const say = (line: string) => console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`)
 const settings = `(${process.env.TW_PAYMENT_COMPLETION_CONCURRENCY ?? 2} completions at once per process${RENEWALS ? "" : `, ${PACE ? `burst and baseline paced at ${PACE} orders/s` : `baseline ${CONCURRENCY} at once`}, warm-up ${WARMUP} of each${ROUNDS > 1 ? `, ${ROUNDS} rounds` : ""}`}; reconciliation job ${values.reconciliation})`
@@ -178,6 +182,7 @@ async function runProfile(profile: Profile, postgres: Postgres, dir: string): Pr
 }
 
 async function main() {
+  keepReport(OUT)
   const dir = await mkdtemp(join(tmpdir(), "mptw-bench-"))
   // PostgreSQL runs as the postgres user and must traverse it (mkdtemp makes it 0700).
   await chmod(dir, 0o755)
@@ -208,9 +213,8 @@ async function main() {
     console.log(`${met ? "PASS" : "MISS"} plugin CPU per order against the system provider's, middle round per profile: ${ratios} (target ≤ ${TARGETS.cpuRatio}x on every profile)`)
   }
   console.log(`wall time ${((Date.now() - started) / 1000).toFixed(0)} s`)
-  if (values.out) {
-    await writeFile(values.out, JSON.stringify({ k: K, scenario: values.scenario, settings, results }, null, 2))
-  }
+  await writeFile(besides(OUT, "json"), JSON.stringify({ k: K, scenario: values.scenario, settings, results }, null, 2))
+  console.log(`report: ${shown(OUT)} (figures as JSON: ${shown(besides(OUT, "json"))})`)
   const missed = results.filter((result) => "renewals" in result && !renewalTargetsMet(result.renewals))
   if (missed.length) {
     console.error(`[bench] MISS: renewal targets missed on the ${missed.map((result) => result.profile).join(" and ")} profile`)

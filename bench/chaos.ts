@@ -22,7 +22,8 @@
  * Exit status: 1 for a harness failure; with --strict also when any divergence is left (for CI).
  * Options: --n, --profile, --concurrency (shoppers at once, 4), --seed (1), --return-rate (0.3),
  * --drop (0.3), --duplicate (0.2), --reorder (0.1), --read-faults (0.05), --no-kill (no process fault), --settle S (600), --strict,
- * --logs FILE (every line the Medusa processes printed).
+ * --out FILE (what it prints; by default .tmp/bench/chaos-<profile>-n<N>-seed<S>-<time>.txt),
+ * --logs FILE (every line the Medusa processes printed; by default beside the report, FILE with .medusa.log).
  */
 import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
@@ -39,6 +40,7 @@ import { compareStoreAndService, type DivergenceReport, divergenceTotal, type Ru
 import { type FaultRates, startFaultProxy } from "./fault-proxy"
 import { summarizeLogs } from "./medusa-logs"
 import { apiCalls } from "./sandbox-records"
+import { besides, defaultOutPath, keepReport, shown } from "./report-file"
 import { seededRandom } from "./seeded-random"
 import { HarnessError, type Profile, PROFILES, requestJson, startBenchStore } from "./store"
 
@@ -57,6 +59,7 @@ const { values } = parseArgs({
     settle: { type: "string", default: "600" },
     strict: { type: "boolean", default: false },
     logs: { type: "string" },
+    out: { type: "string" },
   },
 })
 
@@ -85,6 +88,8 @@ if (!(PROFILES as readonly string[]).includes(values.profile!)) {
   process.exit(2)
 }
 const PROFILE = values.profile as Profile
+const OUT = values.out ?? defaultOutPath(`chaos-${PROFILE}-n${N}-seed${SEED}`)
+const LOGS = values.logs ?? besides(OUT, "medusa.log")
 const ADMIN = { email: "chaos-admin@example.test", password: "chaos-admin-password-1" }
 /** Store and service must agree across this long (a reconciliation tick falls inside) before the run calls it settled. */
 const STABLE_MS = 70_000
@@ -95,6 +100,7 @@ const say = (line: string) => console.log(`[chaos ${((Date.now() - started) / 10
 const pct = (x: number) => `${Math.round(x * 100)}%`
 
 async function main(): Promise<number> {
+  keepReport(OUT)
   const dir = await mkdtemp(join(tmpdir(), "mptw-chaos-"))
   await chmod(dir, 0o755)
   say(`N=${N}, profile ${PROFILE}, seed ${SEED}; scratch in ${dir}`)
@@ -288,9 +294,8 @@ async function run(store: Awaited<ReturnType<typeof startBenchStore>>, proxy: Aw
       ...logLines(summarizeLogs(store.logs)),
     ].join("\n")
   )
-  if (values.logs) {
-    await writeFile(values.logs, store.logs.join("\n"))
-  }
+  await writeFile(LOGS, store.logs.join("\n"))
+  console.log(`report: ${shown(OUT)}; the Medusa processes' lines: ${shown(LOGS)}`)
   if (failures.length > N / 10) {
     throw new HarnessError(`${failures.length} of ${N} shoppers could not shop`)
   }

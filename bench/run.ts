@@ -1,14 +1,20 @@
 /**
- * `npm run bench`: the clients' overhead, as ratios against a baseline measured
+ * `npm run bench [-- --out FILE]`: the clients' overhead, as ratios against a baseline measured
  * in the same run on the same machine (absolute numbers mean little on a shared
- * 2-core box; ratios do).
+ * 2-core box; ratios do). What it prints is also written to FILE, by default
+ * .tmp/bench/bench-<time>.txt. BENCH_ROUNDS, BENCH_HTTP_OPS and BENCH_SIG_OPS set how much it runs.
  */
 import { createHmac } from "node:crypto"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
+import { parseArgs } from "node:util"
 import { Pool } from "undici"
 import { HostedCheckoutClient } from "../src/lib/hosted"
 import { signPayload, verifySignature } from "../src/lib/embedded"
+import { defaultOutPath, keepReport, shown } from "./report-file"
+
+const { values } = parseArgs({ options: { out: { type: "string" } } })
+const OUT = values.out ?? defaultOutPath("bench")
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 5)
 const HTTP_OPS = Number(process.env.BENCH_HTTP_OPS || 2000)
@@ -171,6 +177,7 @@ async function benchVerify() {
 }
 
 async function main() {
+  const closeReport = keepReport(OUT)
   if (!global.gc) {
     console.warn("(run with --expose-gc for heap figures)")
   }
@@ -192,6 +199,8 @@ async function main() {
   if (global.gc) {
     console.log(`  retained heap              : ${verify.heap.toFixed(2)} bytes/op`)
   }
+  console.log(`\nreport: ${shown(OUT)}`)
+  closeReport()
 }
 
 main().catch((error) => {

@@ -8,7 +8,8 @@
  * another (the time inside the lock, and with taking and giving back the lock),
  * then N with C callers at once. The ceiling of one SKU is 1 / the time inside.
  *
- * `npm run bench:sku-lock -- [--profile default|production|cluster] [--n 200] [--concurrency 8]`
+ * `npm run bench:sku-lock -- [--profile default|production|cluster] [--n 200] [--concurrency 8] [--out FILE]`
+ * What it prints is also written to FILE, by default .tmp/bench/sku-lock-<profile>-n<N>-<time>.txt.
  */
 import { chmod, mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
@@ -16,6 +17,7 @@ import { join } from "node:path"
 import { parseArgs } from "node:util"
 import { startPostgres } from "../scripts/postgres"
 import { percentile } from "./percentiles"
+import { defaultOutPath, keepReport, shown } from "./report-file"
 import { type Profile, PROFILES, startBenchStore } from "./store"
 import { fmt, textTable } from "./text-table"
 
@@ -24,6 +26,7 @@ const { values } = parseArgs({
     profile: { type: "string", default: "production" },
     n: { type: "string", default: "200" },
     concurrency: { type: "string", default: "8" },
+    out: { type: "string" },
   },
 })
 const profile = values.profile as Profile
@@ -33,6 +36,7 @@ if (!PROFILES.includes(profile) || !(N >= 1) || !(CONCURRENCY >= 1)) {
   console.error("[sku-lock] --profile default|production|cluster, --n and --concurrency positive integers")
   process.exit(2)
 }
+const OUT = values.out ?? defaultOutPath(`sku-lock-${profile}-n${N}`)
 const started = Date.now()
 const say = (line: string) => console.log(`[sku-lock ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`)
 
@@ -42,6 +46,7 @@ interface Timing {
 }
 
 async function main() {
+  keepReport(OUT)
   const dir = await mkdtemp(join(tmpdir(), "mptw-sku-lock-"))
   // PostgreSQL runs as the postgres user and must traverse it (mkdtemp makes it 0700).
   await chmod(dir, 0o755)
@@ -71,6 +76,7 @@ async function main() {
         )
       )
       console.log(`one SKU's ceiling from the time inside the lock: ${fmt(1000 / insideP50, 0)} reservations/s; measured with ${CONCURRENCY} at once: ${fmt((N * 1000) / wallMs, 0)} reservations/s`)
+      console.log(`report: ${shown(OUT)}`)
     } finally {
       await store.stop()
     }
