@@ -2,6 +2,7 @@ import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { createPaymentSessionsWorkflow } from "@medusajs/medusa/core-flows"
 import {
   adminToken,
+  capturedOrder,
   card,
   completeCart,
   control,
@@ -189,10 +190,7 @@ storeTestRunner({
           expect(await serviceStatus(session.data.transactionId)).toBe("charging")
 
           await control(env.sandbox, "POST", `/transactions/${session.data.transactionId}/pay`)
-          const paid = await waitFor(async () => {
-            const order = await orderOfCart(getContainer(), cart.id)
-            return order?.payment_collections?.[0]?.payments?.[0]?.captured_at ? order : undefined
-          }, "the capture after the cvs payment")
+          const paid = await capturedOrder(getContainer(), cart.id)
           expect(paid.status).toBe("pending")
         })
 
@@ -203,10 +201,7 @@ storeTestRunner({
           expect(await serviceStatus(session.data.transactionId)).toBe("charging")
 
           await control(env.sandbox, "POST", `/transactions/${session.data.transactionId}/pay`)
-          const paid = await waitFor(async () => {
-            const order = await orderOfCart(getContainer(), cart.id)
-            return order?.payment_collections?.[0]?.payments?.[0]?.captured_at ? order : undefined
-          }, "the capture after the atm transfer")
+          const paid = await capturedOrder(getContainer(), cart.id)
           expect(paid.status).toBe("pending")
           expect(Number(paid.payment_collections![0]!.payments![0]!.amount)).toBe(1240)
         })
@@ -217,10 +212,7 @@ storeTestRunner({
           await getContainer().resolve(ContainerRegistrationKeys.PG_CONNECTION)("payment_session").where({ id: session.id }).delete()
 
           await control(env.sandbox, "POST", `/transactions/${session.data.transactionId}/pay`)
-          const paid = await waitFor(async () => {
-            const order = await orderOfCart(getContainer(), cart.id)
-            return order?.payment_collections?.[0]?.payments?.[0]?.captured_at ? order : undefined
-          }, "the transfer recorded on the awaiting order")
+          const paid = await capturedOrder(getContainer(), cart.id)
           expect(paid.status).toBe("pending")
           const [payment] = paid.payment_collections![0]!.payments!
           expect(Number(payment!.amount)).toBe(1330)
