@@ -39,7 +39,10 @@ export async function startPostgres({ dir, port, persistent = false, statementSt
     onLog: (line: unknown) => logs.push(String(line)),
     onError: (line: unknown) => logs.push(String(line)),
     postgresFlags: [
-      ...["-c", "listen_addresses=localhost", "-c", `unix_socket_directories=${dataDir}`, "-c", "fsync=off", "-c", "max_connections=200"],
+      ...["-c", "listen_addresses=localhost", "-c", `unix_socket_directories=${dataDir}`, "-c", "max_connections=200"],
+      // A throw-away cluster: nothing is waited for on disk. A test restores its database from a template before
+      // every test (a copy written through the WAL), which this makes cheap.
+      ...["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"],
       // Room for every statement shape of a store (an IN list of each length is a shape of its own).
       ...(statementStats ? ["-c", "shared_preload_libraries=pg_stat_statements", "-c", "pg_stat_statements.max=20000"] : []),
     ],
