@@ -14,12 +14,16 @@ const suites = {
   http: ["<rootDir>/integration-tests/http/**/*.spec.ts"],
   production: ["<rootDir>/integration-tests/production/**/*.spec.ts"],
   cluster: ["<rootDir>/integration-tests/cluster/**/*.spec.ts"],
+  // Both multi-process suites in one run, two files at a time: their tests wait much of their time for
+  // a lock to expire or a job's tick, while the other file's processes work.
+  scale: ["<rootDir>/integration-tests/production/**/*.spec.ts", "<rootDir>/integration-tests/cluster/**/*.spec.ts"],
   browser: ["<rootDir>/integration-tests/browser/**/*.spec.ts"],
   // The model-based money test (docs/testing.md): not in `npm test`'s default list; `npm run money-model`.
-  model: ["<rootDir>/integration-tests/model/**/*.spec.ts"],
+  // Its shards (integration-tests/model/money-model-suite.ts): MONEY_MODEL_SHARDS=1 runs the first alone.
+  model: process.env.MONEY_MODEL_SHARDS === "1" ? ["<rootDir>/integration-tests/model/money-model-1.spec.ts"] : ["<rootDir>/integration-tests/model/money-model-*.spec.ts"],
 }
 const type = process.env.TEST_TYPE || "unit"
-const needsDatabase = ["modules", "http", "production", "cluster", "browser", "model"].includes(type)
+const needsDatabase = ["modules", "http", "production", "cluster", "scale", "browser", "model"].includes(type)
 
 module.exports = {
   transform: {
@@ -51,8 +55,8 @@ module.exports = {
   // Files at a time, each with its own database, app and sandbox. A store test spends much of its time waiting
   // on deliveries and pages: with two http files at once the two cores were half idle, with four they are busy;
   // three browser files share them as well. Production and cluster files start several Medusa processes
-  // each, and the model is one long file: one at a time.
-  maxWorkers: Number(process.env.JEST_MAX_WORKERS || { http: 4, browser: 3, production: 1, cluster: 1, model: 1 }[type] || 2),
+  // each, and wait much of the time: three at a time. The model's two shards run side by side.
+  maxWorkers: Number(process.env.JEST_MAX_WORKERS || { http: 4, browser: 3, production: 1, cluster: 1, scale: 3, model: 2 }[type] || 2),
   ...(needsDatabase
     ? {
         globalSetup: "<rootDir>/integration-tests/setup/pg-global-setup.ts",

@@ -61,6 +61,12 @@ function cardTokenKeys(): { tokenKeys: Record<string, string>; activeTokenKeyId:
  * The plugin's intake of notifications and webhooks; the tests shorten the 5 s wait (jest.config.js).
  * `TW_SERVER_DELIVERY_CONCURRENCY=0` leaves the production profile's deliveries to the worker alone.
  */
+/** The reconciliation's reads per second (default 5); the money model raises it, as its sequences are short. */
+const reconciliation = {
+  enabled: process.env.TW_RECONCILIATION !== "off",
+  ...(process.env.TW_RECONCILIATION_RATE ? { requestsPerSecond: Number(process.env.TW_RECONCILIATION_RATE) } : {}),
+}
+
 const deliveries = {
   delayMs: positiveNumber("TW_DELIVERY_DELAY_MS", 5_000),
   serverConcurrency: process.env.TW_SERVER_DELIVERY_CONCURRENCY ? Number(process.env.TW_SERVER_DELIVERY_CONCURRENCY) : undefined,
@@ -139,7 +145,7 @@ module.exports = defineConfig({
               allowedMethods: ["card", "cvs", "atm", "linePay"],
               storefrontUrl: process.env.STOREFRONT_URL || "http://localhost:8000",
               einvoice: process.env.TW_EINVOICE === "true",
-              reconciliation: { enabled: process.env.TW_RECONCILIATION !== "off" },
+              reconciliation,
               deliveries,
             },
           },
@@ -155,7 +161,7 @@ module.exports = defineConfig({
               sdkUrl: process.env.TW_EMBEDDED_SDK_URL || `${sandboxUrl}/sdk/v1.4.0/twpay.js`,
               sdkIntegrity: process.env.TW_EMBEDDED_SDK_INTEGRITY || undefined,
               storefrontUrl: process.env.STOREFRONT_URL || "http://localhost:8000",
-              reconciliation: { enabled: process.env.TW_RECONCILIATION !== "off" },
+              reconciliation,
               deliveries,
             },
           },

@@ -63,6 +63,8 @@ export async function startMedusaProcess({
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   })
+  // Medusa logs a port it cannot listen on and keeps running: fail at once instead of at the time-out.
+  let portTaken = false
   const collect = (stream: NodeJS.ReadableStream) => {
     let rest = ""
     stream.setEncoding("utf8")
@@ -70,6 +72,7 @@ export async function startMedusaProcess({
       const lines = (rest + chunk).split("\n")
       rest = lines.pop() ?? ""
       for (const line of lines) {
+        portTaken ||= line.includes("EADDRINUSE")
         if (logs.length < MAX_LOG_LINES) {
           logs.push(line)
         }
@@ -114,6 +117,10 @@ export async function startMedusaProcess({
   const url = `http://localhost:${port}`
   const deadline = started + timeoutMs
   for (;;) {
+    if (portTaken) {
+      await stop()
+      throw new MedusaProcessError(`medusa start (${mode}) could not listen on port ${port}, another process holds it:\n${logs.slice(-30).join("\n")}`)
+    }
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new MedusaProcessError(`medusa start (${mode}) exited early (code ${child.exitCode}):\n${logs.slice(-30).join("\n")}`)
     }

