@@ -29,12 +29,23 @@ export default tseslint.config(
     rules: {
       "no-restricted-imports": [
         "error",
-        { patterns: [{ group: ["**/providers/**", "**/workflows/**", "**/modules/**", "**/api/**", "**/subscribers/**", "**/jobs/**", "**/cli/**"], message: "Server code stays out of the admin bundle; share it through src/shared." }] },
+        { patterns: [{ group: ["**/providers/**", "**/workflows/**", "**/modules/**", "**/api/**", "**/subscribers/**", "**/jobs/**", "**/cli/**", "**/scripts/**", "**/deliveries/**", "**/reconciliation/**", "**/payments/**", "**/subscriptions/**", "**/saved-cards/**"], message: "Server code stays out of the admin bundle; share it through src/shared." }] },
       ],
     },
   },
   {
-    files: ["src/api/**/*.ts", "src/workflows/**/*.ts", "src/jobs/**/*.ts", "src/subscribers/**/*.ts"],
+    files: [
+      "src/api/**/*.ts",
+      "src/workflows/**/*.ts",
+      "src/jobs/**/*.ts",
+      "src/subscribers/**/*.ts",
+      "src/scripts/**/*.ts",
+      "src/deliveries/**/*.ts",
+      "src/reconciliation/**/*.ts",
+      "src/payments/**/*.ts",
+      "src/subscriptions/**/*.ts",
+      "src/saved-cards/**/*.ts",
+    ],
     // The hosted provider's files are its own; what the rest of the plugin uses is re-exported by its public.ts.
     rules: {
       "no-restricted-imports": [

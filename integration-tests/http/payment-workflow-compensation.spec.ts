@@ -3,8 +3,8 @@ import reconcileTwPayments from "../../src/jobs/reconcile-tw-payments"
 import { TW_PAYMENT_SWEEP_MODULE, type TwPaymentSweepModuleService } from "../../src/modules/tw-payment-sweep"
 import { TW_SUBSCRIPTION_MODULE, type TwSubscriptionModuleService } from "../../src/modules/tw-subscription"
 import { processTwPaymentWorkflow } from "../../src/workflows"
-import { sweepLeaseKey } from "../../src/workflows/steps/take-sweep-lease"
-import { sweepTwServicePaymentsWorkflow } from "../../src/workflows/sweep-tw-service-payments"
+import { sweepLeaseKey } from "../../src/workflows/sweep/steps/take-tw-sweep-lease"
+import { sweepTwServicePaymentsWorkflow } from "../../src/workflows/sweep/sweep-tw-service-payments"
 import {
   adminToken,
   card,

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import reconcileTwPayments from "../../src/jobs/reconcile-tw-payments"
-import { hostedApi } from "../../src/workflows/subscriptions/hosted-api"
+import { hostedApi } from "../../src/providers/plugin-hosted-api"
 import {
   adminToken,
   capturedOrder,

@@ -2,9 +2,9 @@ import { randomBytes } from "node:crypto"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { createCartWorkflow } from "@medusajs/medusa/core-flows"
 import { TW_SAVED_CARD_MODULE, type TwSavedCardModuleService } from "../../src/modules/tw-saved-card"
-import { settleSavedCardCharges } from "../../src/workflows/saved-cards/settle-saved-card-charges"
+import { settleSavedCardCharges } from "../../src/reconciliation/settle-saved-card-charges"
 import reconcileTwPayments from "../../src/jobs/reconcile-tw-payments"
-import { hostedApi } from "../../src/workflows/subscriptions/hosted-api"
+import { hostedApi } from "../../src/providers/plugin-hosted-api"
 import {
   adminToken,
   card,

@@ -1,6 +1,6 @@
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { isProviderOf } from "../providers/core/provider-keys"
-import { cartInvoiceSessionData } from "../workflows/cart-invoice-facts"
+import { cartInvoiceSessionData } from "../payments/cart-invoice-facts"
 
 /**
  * Before a hosted-checkout payment session is created through the store API,

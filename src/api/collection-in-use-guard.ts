@@ -2,7 +2,7 @@ import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusaj
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, PaymentActions } from "@medusajs/framework/utils"
 import { SHOPPER_ERROR } from "../providers/core/shopper-error-codes"
-import { pluginProvider } from "../workflows/plugin-providers"
+import { pluginProvider } from "../providers/plugin-providers"
 
 interface CollectionRow {
   payments?: Array<{ canceled_at: Date | string | null } | null>

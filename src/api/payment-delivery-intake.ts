@@ -3,9 +3,9 @@ import type { ProviderWebhookPayload } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules, PaymentWebhookEvents } from "@medusajs/framework/utils"
 import { parseNotification, type TokenNotification } from "../lib/hosted"
 import { untrusted } from "../lib/log"
-import { type PluginProvider, pluginProvider } from "../workflows/plugin-providers"
+import { type PluginProvider, pluginProvider } from "../providers/plugin-providers"
 import { bindTwCardWorkflow } from "../workflows/saved-cards/bind-tw-card"
-import { isTokenNotification, tokenDelivery } from "../workflows/saved-cards/token-notification"
+import { isTokenNotification, tokenDelivery } from "../workflows/saved-cards/decisions/token-notification"
 import { shareWithServer } from "./server-deliveries"
 
 /**

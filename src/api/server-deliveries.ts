@@ -1,8 +1,8 @@
 import type { Logger, MedusaContainer, ProviderWebhookPayload } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import pLimit from "p-limit"
-import { handlePaymentDelivery } from "../workflows/handle-payment-delivery"
-import type { PluginProvider } from "../workflows/plugin-providers"
+import { handlePaymentDelivery } from "../deliveries/handle-payment-delivery"
+import type { PluginProvider } from "../providers/plugin-providers"
 
 /** Deliveries a server process keeps for itself at most; beyond that, new ones are the workers' alone. */
 export const MAX_HELD = 1_000

@@ -1,8 +1,8 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { untrusted } from "../lib/log"
-import { pluginProviders } from "../workflows/plugin-providers"
-import { type OrderPayments, OWED_REFUND_FIELDS, owedRefunds, refundTwCancelledOrderWorkflow } from "../workflows/refund-cancelled-order"
+import { pluginProviders } from "../providers/plugin-providers"
+import { type OrderPayments, OWED_REFUND_FIELDS, owedRefunds, refundTwCancelledOrderWorkflow } from "../workflows/refunds/refund-tw-cancelled-order"
 
 /** How far back cancelled orders are looked at: well past any wait for the merchant's next sales. */
 const WINDOW_MS = 30 * 24 * 3600_000

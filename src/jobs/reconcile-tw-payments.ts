@@ -4,10 +4,10 @@ import { setTimeout as sleep } from "node:timers/promises"
 import { untrusted } from "../lib/log"
 import { providerId } from "../providers/core/provider-keys"
 import { finishTwRecordedRefundWorkflow, processTwPaymentWorkflow } from "../workflows"
-import { checkCutShortOrders } from "../workflows/cut-short-orders"
-import { type PluginProvider, pluginProviders } from "../workflows/plugin-providers"
-import { settleSavedCardCharges } from "../workflows/saved-cards/settle-saved-card-charges"
-import { sweepTwServicePaymentsWorkflow } from "../workflows/sweep-tw-service-payments"
+import { checkCutShortOrders } from "../reconciliation/cut-short-orders"
+import { type PluginProvider, pluginProviders } from "../providers/plugin-providers"
+import { settleSavedCardCharges } from "../reconciliation/settle-saved-card-charges"
+import { sweepTwServicePaymentsWorkflow } from "../workflows/sweep/sweep-tw-service-payments"
 
 /** Sessions older than this are never read again (no code or intent lives this long). */
 const MAX_AGE_MS = 14 * 24 * 3_600_000

@@ -3,9 +3,9 @@ import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { setTimeout as sleep } from "node:timers/promises"
 import { untrusted } from "../lib/log"
 import { TW_SUBSCRIPTION_MODULE, type TwSubscriptionModuleService } from "../modules/tw-subscription"
-import { pluginProviders } from "../workflows/plugin-providers"
+import { pluginProviders } from "../providers/plugin-providers"
 import { processTwSubscriptionWorkflow } from "../workflows/subscriptions/process-tw-subscription"
-import { CHECKOUT_OPEN_MS } from "../workflows/subscriptions/subscription-state"
+import { CHECKOUT_OPEN_MS } from "../workflows/subscriptions/decisions/subscription-state"
 
 /** Statuses the service can still change. */
 const LIVE = ["pending_first_charge", "active", "retrying"]

@@ -1,7 +1,7 @@
 import type { SubscriberArgs, SubscriberConfig } from "@medusajs/framework"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { untrusted } from "../lib/log"
-import { refundTwCancelledOrderWorkflow } from "../workflows/refund-cancelled-order"
+import { refundTwCancelledOrderWorkflow } from "../workflows/refunds/refund-tw-cancelled-order"
 
 /** An order was cancelled: whatever of this plugin's money core's cancel could not return is refunded now or by the job. */
 export default async function twCancelledOrderRefundsHandler({ event, container }: SubscriberArgs<{ id: string }>) {

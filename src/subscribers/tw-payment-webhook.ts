@@ -1,10 +1,10 @@
 import type { SubscriberArgs, SubscriberConfig } from "@medusajs/framework"
 import type { ProviderWebhookPayload } from "@medusajs/framework/types"
 import { PaymentWebhookEvents } from "@medusajs/framework/utils"
-import { handlePaymentDelivery } from "../workflows/handle-payment-delivery"
-import { handleSubscriptionDelivery } from "../workflows/handle-subscription-delivery"
-import { pluginProvider } from "../workflows/plugin-providers"
-import { revivedPayload } from "../workflows/revive-webhook-payload"
+import { handlePaymentDelivery } from "../deliveries/handle-payment-delivery"
+import { handleSubscriptionDelivery } from "../deliveries/handle-subscription-delivery"
+import { pluginProvider } from "../providers/plugin-providers"
+import { revivedPayload } from "../deliveries/revive-webhook-payload"
 
 /**
  * The one subscriber of this plugin's deliveries (every notification and

@@ -1,17 +1,17 @@
 import { createWorkflow, transform, when, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import { acquireLockStep, releaseLockStep } from "@medusajs/medusa/core-flows"
 import { SAVED_CARD_CHARGE_WORKFLOW_ID } from "../../providers/hosted-checkout/public"
-import { type ChargeOutcome, planAfterSend, planExisting, settleFromRead } from "./charge-decision"
-import { savedCardChargeLockKey } from "./charge-rows"
-import { claimSavedCardChargeStep } from "./steps/claim-saved-card-charge"
-import { type ChargeTwSavedCardInput, type PreparedCharge, prepareSavedCardChargeStep } from "./steps/prepare-saved-card-charge"
-import { readSavedCardChargeStep } from "./steps/read-saved-card-charge"
-import { recordChargeInSessionStep } from "./steps/record-charge-in-session"
-import { recordSubscriptionNumberStep } from "./steps/record-subscription-number"
-import { sendSavedCardChargeStep } from "./steps/send-saved-card-charge"
-import { updateChargeRowStep } from "./steps/update-charge-row"
+import { type ChargeOutcome, planAfterSend, planExisting, settleFromRead } from "./decisions/charge-decision"
+import { savedCardChargeLockKey } from "../../saved-cards/charge-rows"
+import { claimSavedCardChargeStep } from "./steps/claim-tw-saved-card-charge"
+import { type ChargeTwSavedCardInput, type PreparedCharge, prepareSavedCardChargeStep } from "./steps/prepare-tw-saved-card-charge"
+import { readSavedCardChargeStep } from "./steps/read-tw-saved-card-charge"
+import { recordChargeInSessionStep } from "./steps/record-tw-saved-card-charge-in-session"
+import { recordSubscriptionNumberStep } from "./steps/record-tw-saved-card-subscription-number"
+import { sendSavedCardChargeStep } from "./steps/send-tw-saved-card-charge"
+import { updateChargeRowStep } from "./steps/update-tw-saved-card-charge"
 
-export type { ChargeTwSavedCardInput } from "./steps/prepare-saved-card-charge"
+export type { ChargeTwSavedCardInput } from "./steps/prepare-tw-saved-card-charge"
 /** The id the hosted provider runs it by, for an off-session session's authorization. */
 export const chargeTwSavedCardWorkflowId = SAVED_CARD_CHARGE_WORKFLOW_ID
 

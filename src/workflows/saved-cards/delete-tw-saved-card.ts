@@ -1,9 +1,9 @@
 import { createWorkflow, transform, when, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
-import { deleteSavedCardStep } from "./steps/delete-saved-card"
-import { type DeleteTwSavedCardInput, loadListedCardStep } from "./steps/load-listed-card"
-import { mirrorSavedCardsStep } from "./steps/mirror-saved-cards"
+import { deleteSavedCardStep } from "./steps/delete-tw-saved-card"
+import { type DeleteTwSavedCardInput, loadListedCardStep } from "./steps/load-listed-tw-saved-card"
+import { mirrorSavedCardsStep } from "./steps/mirror-tw-saved-cards"
 
-export type { DeleteTwSavedCardInput } from "./steps/load-listed-card"
+export type { DeleteTwSavedCardInput } from "./steps/load-listed-tw-saved-card"
 export const deleteTwSavedCardWorkflowId = "delete-tw-saved-card"
 
 /**

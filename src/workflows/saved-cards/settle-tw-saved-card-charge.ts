@@ -1,14 +1,14 @@
 import { createWorkflow, transform, when, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import { acquireLockStep, releaseLockStep } from "@medusajs/medusa/core-flows"
-import { settleFromRead } from "./charge-decision"
-import { savedCardChargeLockKey } from "./charge-rows"
-import { type ChargeToSettle, loadChargeToSettleStep, type SettleTwSavedCardChargeInput } from "./steps/load-charge-to-settle"
-import { placeChargeOrderStep } from "./steps/place-charge-order"
-import { readSavedCardChargeStep } from "./steps/read-saved-card-charge"
-import { recordChargeInSessionStep } from "./steps/record-charge-in-session"
-import { updateChargeRowStep } from "./steps/update-charge-row"
+import { settleFromRead } from "./decisions/charge-decision"
+import { savedCardChargeLockKey } from "../../saved-cards/charge-rows"
+import { type ChargeToSettle, loadChargeToSettleStep, type SettleTwSavedCardChargeInput } from "./steps/load-tw-saved-card-charge-to-settle"
+import { placeChargeOrderStep } from "./steps/place-tw-saved-card-charge-order"
+import { readSavedCardChargeStep } from "./steps/read-tw-saved-card-charge"
+import { recordChargeInSessionStep } from "./steps/record-tw-saved-card-charge-in-session"
+import { updateChargeRowStep } from "./steps/update-tw-saved-card-charge"
 
-export type { SettleTwSavedCardChargeInput } from "./steps/load-charge-to-settle"
+export type { SettleTwSavedCardChargeInput } from "./steps/load-tw-saved-card-charge-to-settle"
 export const settleTwSavedCardChargeWorkflowId = "settle-tw-saved-card-charge"
 
 type Open = Extract<ChargeToSettle, { settle: true }>

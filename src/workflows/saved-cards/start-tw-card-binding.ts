@@ -1,12 +1,12 @@
 import { createWorkflow, transform, when, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
-import { createBindingCardStep } from "./steps/create-binding-card"
-import { linkSavedCardCustomerStep } from "./steps/link-saved-card-customer"
-import { markBindingFailedStep } from "./steps/mark-binding-failed"
-import { openBindingPageStep } from "./steps/open-binding-page"
-import { prepareCardBindingStep, type StartTwCardBindingInput } from "./steps/prepare-card-binding"
-import { recordBindingPageStep } from "./steps/record-binding-page"
+import { createBindingCardStep } from "./steps/create-tw-saved-card"
+import { linkSavedCardCustomerStep } from "./steps/link-tw-saved-card-customer"
+import { markBindingFailedStep } from "./steps/mark-tw-card-binding-failed"
+import { openBindingPageStep } from "./steps/open-tw-card-binding-page"
+import { prepareCardBindingStep, type StartTwCardBindingInput } from "./steps/prepare-tw-card-binding"
+import { recordBindingPageStep } from "./steps/record-tw-card-binding-page"
 
-export { DEFAULT_BINDING_RETURN_PATH, type StartTwCardBindingInput } from "./steps/prepare-card-binding"
+export { DEFAULT_BINDING_RETURN_PATH, type StartTwCardBindingInput } from "./steps/prepare-tw-card-binding"
 export const startTwCardBindingWorkflowId = "start-tw-card-binding"
 
 /**

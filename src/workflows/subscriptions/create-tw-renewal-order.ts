@@ -1,14 +1,14 @@
 import { createHook, createWorkflow, transform, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import type { Transaction } from "../../lib/hosted"
-import { addTwRenewalPaymentCollectionStep } from "./steps/add-renewal-payment-collection"
-import { authorizeTwRenewalPaymentStep, type RenewalSubscription } from "./steps/authorize-renewal-payment"
-import { createTwRenewalOrderStep } from "./steps/create-renewal-order"
-import { linkTwSubscriptionOrderStep } from "./steps/link-subscription-order"
-import { nameTwRenewalOrderStep } from "./steps/name-renewal-order"
-import { recordTwRenewalPaymentStep } from "./steps/record-renewal-payment"
-import type { ObservedPeriod } from "./subscription-state"
+import { addTwRenewalPaymentCollectionStep } from "./steps/add-tw-renewal-payment-collection"
+import { authorizeTwRenewalPaymentStep, type RenewalSubscription } from "./steps/authorize-tw-renewal-payment"
+import { createTwRenewalOrderStep } from "./steps/place-tw-renewal-order"
+import { linkTwSubscriptionOrderStep } from "./steps/link-tw-subscription-order"
+import { nameTwRenewalOrderStep } from "./steps/name-tw-renewal-order"
+import { recordTwRenewalPaymentStep } from "./steps/record-tw-renewal-payment"
+import type { ObservedPeriod } from "./decisions/subscription-state"
 
-export type { RenewalSubscription } from "./steps/authorize-renewal-payment"
+export type { RenewalSubscription } from "./steps/authorize-tw-renewal-payment"
 
 export const createTwRenewalOrderWorkflowId = "create-tw-renewal-order"
 

@@ -1,5 +1,5 @@
 import { mockLogger } from "../../core/test/mock-logger"
-import { isSubscriptionPeriod } from "../../../workflows/payment-decision"
+import { isSubscriptionPeriod } from "../../../workflows/payments/decisions/payment-decision"
 import { HostedCheckoutApi } from "../api"
 import { parseHostedCheckoutOptions } from "../options"
 

@@ -1,4 +1,4 @@
-import { cartInvoiceFacts } from "../../../workflows/cart-invoice-facts"
+import { cartInvoiceFacts } from "../../../payments/cart-invoice-facts"
 import { invoiceRequestFields, invoiceSummary, maskCarrier } from "../invoice"
 import { invoiceError } from "../invoice-errors"
 import { InvalidRequestError } from "../../../lib/http"

@@ -1,6 +1,6 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
-import { deleteTwSubscriptionPlanWorkflow } from "../../../../workflows/subscriptions/delete-subscription-plan"
+import { deleteTwSubscriptionPlanWorkflow } from "../../../../workflows/subscriptions/delete-tw-subscription-plan"
 import { planView, subscriptions } from "../../../tw-subscriptions-shared/views"
 import type { AdminUpdateTwSubscriptionPlanType } from "../validators"
 

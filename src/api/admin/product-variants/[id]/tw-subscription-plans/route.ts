@@ -1,5 +1,5 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { createTwSubscriptionPlanWorkflow } from "../../../../../workflows/subscriptions/create-subscription-plan"
+import { createTwSubscriptionPlanWorkflow } from "../../../../../workflows/subscriptions/create-tw-subscription-plan"
 import { planView, subscriptions } from "../../../../tw-subscriptions-shared/views"
 import type { AdminCreateTwSubscriptionPlanType } from "../../../tw-subscription-plans/validators"
 

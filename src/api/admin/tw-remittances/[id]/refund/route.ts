@@ -1,6 +1,6 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import type { RemitInfo } from "../../../../../providers/hosted-checkout/public"
-import { refundTwRemittanceWorkflow } from "../../../../../workflows/refund-remittance"
+import { refundTwRemittanceWorkflow } from "../../../../../workflows/refunds/refund-tw-remittance"
 
 /**
  * POST /admin/tw-remittances/:id/refund

@@ -1,5 +1,5 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { cancelTwSubscriptionWorkflow } from "../../../../../workflows/subscriptions/cancel-subscription"
+import { cancelTwSubscriptionWorkflow } from "../../../../../workflows/subscriptions/cancel-tw-subscription"
 import { subscriptionDetail } from "../../../../tw-subscriptions-shared/views"
 import type { AdminCancelTwSubscriptionType } from "../../validators"
 

@@ -1,5 +1,5 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { startTwSubscriptionCheckoutWorkflow } from "../../../../../workflows/subscriptions/start-subscription-checkout"
+import { startTwSubscriptionCheckoutWorkflow } from "../../../../../workflows/subscriptions/start-tw-subscription-checkout"
 import { loggedInCustomer } from "../../../../logged-in-customer"
 import { subscriptionView } from "../../../../tw-subscriptions-shared/views"
 import type { StoreStartTwSubscriptionCheckoutType } from "./validators"

@@ -1,7 +1,7 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
 import { SHOPPER_ERROR, withShopperCode } from "../../../../../../../providers/core/shopper-error-codes"
-import { cancelTwSubscriptionWorkflow } from "../../../../../../../workflows/subscriptions/cancel-subscription"
+import { cancelTwSubscriptionWorkflow } from "../../../../../../../workflows/subscriptions/cancel-tw-subscription"
 import { loggedInCustomer } from "../../../../../../logged-in-customer"
 import { subscriptionDetail } from "../../../../../../tw-subscriptions-shared/views"
 import type { StoreCancelTwSubscriptionType } from "../../validators"
