@@ -2,7 +2,8 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { untrusted } from "../lib/log"
 import { pluginProviders } from "../providers/plugin-providers"
-import { type OrderPayments, OWED_REFUND_FIELDS, owedRefunds, refundTwCancelledOrderWorkflow } from "../workflows/refunds/refund-tw-cancelled-order"
+import { type OrderPayments, OWED_REFUND_FIELDS, owedRefunds } from "../workflows/refunds/decisions/owed-refunds"
+import { refundTwCancelledOrderWorkflow } from "../workflows/refunds/refund-tw-cancelled-order"
 
 /** How far back cancelled orders are looked at: well past any wait for the merchant's next sales. */
 const WINDOW_MS = 30 * 24 * 3600_000

@@ -1,8 +1,9 @@
-import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
-import { createStep, createWorkflow, StepResponse, transform, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
+import { Modules } from "@medusajs/framework/utils"
+import { createWorkflow, transform, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import { createRemoteLinkStep } from "@medusajs/medusa/core-flows"
 import { TW_SUBSCRIPTION_MODULE } from "../../modules/tw-subscription"
-import { subscriptionModule } from "../../subscriptions/subscription-module"
+import { createPlanStep } from "./steps/create-tw-subscription-plan"
+import { ensureVariantStep } from "./steps/ensure-tw-plan-variant"
 
 export const createTwSubscriptionPlanWorkflowId = "create-tw-subscription-plan"
 
@@ -15,30 +16,6 @@ export interface CreateTwSubscriptionPlanInput {
   first_charge_delay_days: number
   active: boolean
 }
-
-const ensureVariantStep = createStep("ensure-tw-plan-variant", async (variantId: string, { container }) => {
-  const query = container.resolve(ContainerRegistrationKeys.QUERY)
-  const { data } = await query.graph({ entity: "product_variant", fields: ["id"], filters: { id: variantId } })
-  if (!data[0]) {
-    throw new MedusaError(MedusaError.Types.NOT_FOUND, `Product variant ${variantId} was not found.`)
-  }
-  return new StepResponse(undefined)
-})
-
-/** Undone by deleting the plan outright: nobody can have subscribed to it yet. */
-const createPlanStep = createStep(
-  "create-tw-subscription-plan",
-  async (input: CreateTwSubscriptionPlanInput, { container }) => {
-    // A monthly plan charges every month (the validator refuses anything else; this keeps the row exact).
-    const plan = await subscriptionModule(container).createTwSubscriptionPlans({ ...input, interval_months: input.kind === "monthly" ? 1 : input.interval_months })
-    return new StepResponse(plan, plan.id)
-  },
-  async (id, { container }) => {
-    if (id) {
-      await subscriptionModule(container).deleteTwSubscriptionPlans(id)
-    }
-  }
-)
 
 /** Offers a variant as a subscription: the plan, then its link to the variant (core's link step, undone by dismissing it). */
 export const createTwSubscriptionPlanWorkflow = createWorkflow(createTwSubscriptionPlanWorkflowId, (input: CreateTwSubscriptionPlanInput) => {

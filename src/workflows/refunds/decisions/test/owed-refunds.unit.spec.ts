@@ -1,4 +1,4 @@
-import { type OrderPayments, owedRefunds } from "../../refund-tw-cancelled-order"
+import { type OrderPayments, owedRefunds } from "../owed-refunds"
 
 const payment = (id: string, captured: number[], refunded: number[], extra: { provider_id?: string; paymentMethod?: string } = {}) => ({
   id,

@@ -1,0 +1,25 @@
+import { MedusaError } from "@medusajs/framework/utils"
+import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
+import { refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
+import { untrusted } from "../../../lib/log"
+import type { OwedRefund } from "../decisions/owed-refunds"
+
+/**
+ * Each owed refund through core's `refund-payment-workflow` (the provider refunds at the service, the
+ * order records it). Money returned cannot be taken back, so there is nothing to compensate; a refund the
+ * service refuses (too little not yet paid out, say) fails the run, and the job tries again later.
+ */
+export const refundOwedStep = createStep("refund-tw-owed-payments", async (owed: OwedRefund[], { container }) => {
+  const failed: string[] = []
+  for (const refund of owed) {
+    try {
+      await refundPaymentWorkflow(container).run({ input: { ...refund, note: "The order was cancelled; its refund had failed" } })
+    } catch (error) {
+      failed.push(`${refund.payment_id}: ${untrusted((error as Error).message, 300)}`)
+    }
+  }
+  if (failed.length) {
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `Not refunded yet (tried again by the reconciliation): ${failed.join("; ")}`)
+  }
+  return new StepResponse(owed.map((refund) => refund.payment_id))
+})
