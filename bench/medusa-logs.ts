@@ -25,7 +25,7 @@ function level(line: string): string | undefined {
 
 export const isErrorLine = (line: string) => level(line) === "error"
 
-/** complete-paid-cart.ts's warning for one failed completion attempt (each is an order rolled back by core). */
+/** complete-tw-paid-cart.ts's warning for one failed completion attempt (each is an order rolled back by core). */
 const FAILED_COMPLETION = /completing paid cart (\S+) failed \(attempt (\d+)\): (.*)$/
 
 export interface LogSummary {

@@ -180,8 +180,8 @@ const PLUGIN_FILES = [
   ".medusa/server/src/providers/embedded-card/index.js",
   ".medusa/server/src/admin/index.js",
   ".medusa/server/src/jobs/check-whole-twd-amounts.js",
-  ".medusa/server/src/cli/reconcile-tw-payments.js",
-  ".medusa/server/src/cli/reconcile-tw-subscriptions.js",
+  ".medusa/server/src/scripts/reconcile-tw-payments-now.js",
+  ".medusa/server/src/scripts/reconcile-tw-subscriptions-now.js",
 ]
 const SANDBOX_FILES = ["bin/medusa-payment-tw-sandbox.js", "dist/cli.js", "dist/index.js", "dist/embedded/sdk/twpay.js"]
 const INSTALL_SCRIPTS = ["preinstall", "install", "postinstall", "prepare"]
@@ -199,7 +199,7 @@ async function checkNoInstallScripts(packageDir: string) {
 function documentedExecCommands(): string[][] {
   const operations = readFileSync(join(REPO, "docs", "operations.md"), "utf8")
   const commands = [...operations.matchAll(/^npx medusa exec (\.\/node_modules\/medusa-payment-tw\/\S+)$/gm)].map((m) => ["npx", "medusa", "exec", m[1]])
-  if (!commands.some((argv) => argv[3].endsWith("reconcile-tw-subscriptions.js")) || !commands.some((argv) => argv[3].endsWith("reconcile-tw-payments.js"))) {
+  if (!commands.some((argv) => argv[3].endsWith("reconcile-tw-subscriptions-now.js")) || !commands.some((argv) => argv[3].endsWith("reconcile-tw-payments-now.js"))) {
     throw new CheckError("docs/operations.md does not show the commands that run the payment and subscription reconciliations on demand")
   }
   return commands

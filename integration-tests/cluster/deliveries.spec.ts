@@ -21,7 +21,7 @@ const CONSUMED_WEBHOOK = /Processing payment\.webhook_received\b/
 const TAKEN_IN = (line: string) => line.includes(`POST ${HOOK_PATH}`) && line.includes("(200)")
 /** The Redis event bus's first retry waits this long (medusa-config.ts: exponential backoff from 2 s). */
 const RETRY_BACKOFF_MS = 2_000
-/** A delivery's lease runs out this long after its holder's last renewal (src/workflows/delivery-claims.ts). */
+/** A delivery's lease runs out this long after its holder's last renewal (src/deliveries/delivery-claims.ts). */
 const LEASE_SECONDS = 15
 /** A cart completion on two cores shared by four Medusa processes and the test. */
 const HANDLING_MS = 25_000

@@ -300,7 +300,7 @@ storeTestRunner({
       expect((await rowsInSql(getContainer()))[0].token_key_id).toBe("demo")
 
       // The merchant makes "next" active (first) and keeps "demo", then runs the command.
-      await medusaCommand(["exec", "./src/cli/rotate-card-token-keys.ts"], { ...process.env, DATABASE_URL: dbConfig.clientUrl, TW_CARD_TOKEN_KEYS: `next:${NEXT_KEY},demo:${DEMO_KEY}` })
+      await medusaCommand(["exec", "./src/scripts/rotate-card-token-keys.ts"], { ...process.env, DATABASE_URL: dbConfig.clientUrl, TW_CARD_TOKEN_KEYS: `next:${NEXT_KEY},demo:${DEMO_KEY}` })
       const [row] = await rowsInSql(getContainer())
       expect(row.token_key_id).toBe("next")
       expect(String(row.token_ciphertext)).toMatch(/^next:/)
@@ -310,7 +310,7 @@ storeTestRunner({
 
       // A different key under the id the tokens are stored with: the store does not boot, and says which option.
       const wrongKey = randomBytes(32).toString("base64")
-      const failure = await medusaCommand(["exec", "./src/cli/rotate-card-token-keys.ts"], {
+      const failure = await medusaCommand(["exec", "./src/scripts/rotate-card-token-keys.ts"], {
         ...process.env,
         DATABASE_URL: dbConfig.clientUrl,
         TW_CARD_TOKEN_KEYS: `next:${wrongKey},demo:${DEMO_KEY}`,

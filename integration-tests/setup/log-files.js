@@ -11,8 +11,8 @@ function logDir(suite = process.env.TEST_TYPE || "unit", root = process.cwd()) {
 
 /**
  * A test file's log: its path under the repository without the suite's folder and `test` segments,
- * `/` as `.` (src/providers/hosted-checkout/test/session-data.unit.spec.ts gives
- * providers.hosted-checkout.session-data.unit.spec.ts.log; integration-tests/http/health.spec.ts gives health.spec.ts.log).
+ * `/` as `.` (src/providers/hosted-checkout/test/invoice.unit.spec.ts gives
+ * providers.hosted-checkout.invoice.unit.spec.ts.log; integration-tests/http/health.spec.ts gives health.spec.ts.log).
  */
 function logFileOf(testPath, suite, root = process.cwd()) {
   const name = relative(root, testPath)

@@ -3,11 +3,11 @@ import { AdminTwPaymentRemittance } from "./admin/tw-payments/validators"
 import { AdminListTwRemittances, AdminRefundTwRemittance, remittanceListConfig } from "./admin/tw-remittances/validators"
 import { AdminCreateTwSubscriptionPlan, AdminUpdateTwSubscriptionPlan } from "./admin/tw-subscription-plans/validators"
 import { AdminCancelTwSubscription, AdminListTwSubscriptions } from "./admin/tw-subscriptions/validators"
-import { cartInvoiceFactsMiddleware } from "./cart-invoice-facts"
+import { cartInvoiceFactsMiddleware } from "./cart-invoice-facts-middleware"
 import { collectionInUseGuard } from "./collection-in-use-guard"
 import { paymentDeliveryIntake } from "./payment-delivery-intake"
 import { savedCardCompletionMiddleware } from "./saved-card-completion"
-import { savedCardSessionMiddleware } from "./saved-card-session"
+import { savedCardSessionMiddleware } from "./saved-card-session-guard"
 import { validatePluginBody } from "./plugin-schema"
 import { checkoutBody } from "./store/carts/[id]/tw-subscription/validators"
 import { bindCardBody } from "./store/customers/me/tw-saved-cards/validators"
@@ -28,7 +28,7 @@ export default defineMiddlewares({
     },
     {
       // Never on a collection in use: paid, ordered or awaiting its money (collection-in-use-guard.ts); a saved card only of the logged-in customer
-      // (saved-card-session.ts); the cart's buyer and lines for hosted-checkout e-invoices (cart-invoice-facts.ts).
+      // (saved-card-session-guard.ts); the cart's buyer and lines for hosted-checkout e-invoices (cart-invoice-facts-middleware.ts).
       matcher: "/store/payment-collections/:id/payment-sessions",
       method: ["POST"],
       middlewares: [collectionInUseGuard, savedCardSessionMiddleware, cartInvoiceFactsMiddleware],

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util"
 import { EmbeddedCardClient } from "../lib/embedded"
-import { registerWebhookEndpoint } from "./webhook-endpoint"
+import { registerWebhookEndpoint } from "./register-webhook-endpoint"
 
 const USAGE = `Registers the store's webhook endpoint with the embedded-card API and prints its signing secret,
 which the service shows only once.

@@ -29,9 +29,9 @@ const REFUND_WINDOW_MS = 7 * 24 * 3_600_000
  *   no longer has;
  * then the refunds core recorded whose provider call a crash cut short
  * (workflow `finish-tw-recorded-refund`), the orders a completion cut short
- * left without their payment (`cut-short-orders.ts`, once per order, by a
+ * left without their payment (`reconciliation/cut-short-orders.ts`, once per order, by a
  * cursor), and the saved-card charges whose outcome is unknown, read by their
- * order (`saved-cards/settle-saved-card-charges.ts`).
+ * order (`reconciliation/settle-saved-card-charges.ts`).
  * Scheduled jobs run in worker processes, once per tick across the cluster
  * under the Redis workflow engine.
  */

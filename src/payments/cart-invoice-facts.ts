@@ -5,7 +5,7 @@ import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
  * The cart's buyer (email, billing name) and lines, as session data `buyer`
  * and `lines` of a hosted-checkout session: a payment provider never sees the
  * cart, and the e-invoice needs both. Read for the store middleware
- * (src/api/cart-invoice-facts.ts) and the subscription checkout workflow.
+ * (src/api/cart-invoice-facts-middleware.ts) and the subscription checkout workflow.
  */
 
 interface CartFacts {

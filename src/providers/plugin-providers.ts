@@ -2,7 +2,7 @@ import type { ConfigModule, Logger, MedusaContainer } from "@medusajs/framework/
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { PaymentApi } from "./core/payment-api"
 import { type ProviderIdentifier, providerKey } from "./core/provider-keys"
-import { EmbeddedCardApi } from "./embedded-card/api"
+import { EmbeddedCardApi } from "./embedded-card/embedded-card-api"
 import { parseEmbeddedCardOptions } from "./embedded-card/options"
 import { HostedCheckoutApi, parseHostedCheckoutOptions } from "./hosted-checkout/public"
 

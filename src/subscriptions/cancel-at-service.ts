@@ -1,7 +1,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { InvalidRequestError, PaymentServiceError, UnknownOutcomeError } from "../lib/http"
-import { toMedusaError } from "../providers/core/errors"
+import { toMedusaError } from "../providers/core/medusa-errors"
 import { hostedApi } from "../providers/plugin-hosted-api"
 
 /**

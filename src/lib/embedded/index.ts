@@ -1,9 +1,9 @@
-export { EmbeddedCardClient, type EmbeddedCardClientOptions } from "./client"
+export { EmbeddedCardClient, type EmbeddedCardClientOptions } from "./embedded-client"
 export type { ApiResult, LastResponse } from "../http"
 export { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_REPLAYED_HEADER, type IdempotentRequestOptions } from "./idempotency"
-export { embeddedErrorFromResponse } from "./errors"
+export { embeddedErrorFromResponse } from "./embedded-errors"
 export { PaymentIntentsResource } from "./resources/payment-intents"
-export { RefundsResource } from "./resources/refunds"
+export { RefundsResource } from "./resources/embedded-refunds"
 export { WebhookEndpointsResource } from "./resources/webhook-endpoints"
 export { InvalidWebhookEventError, WebhookSignatureError } from "./webhook-errors"
 export type { InvalidWebhookEventErrorCode, WebhookSignatureErrorCode } from "./webhook-errors"
@@ -14,7 +14,7 @@ export * as webhooks from "./webhooks"
 
 // Wire schemas as one namespace; their types and constants flat.
 export * as schemas from "./schemas"
-export type { DeletedResource, ListPage } from "./schemas/envelope"
+export type { DeletedResource, ListPage } from "./schemas/embedded-envelope"
 export {
   PAYMENT_INTENT_EVENT_TYPES,
   REFUND_EVENT_TYPES,
@@ -45,7 +45,7 @@ export {
   type Refund,
   type RefundReason,
   type RefundStatus,
-} from "./schemas/refund"
+} from "./schemas/embedded-refund"
 export {
   WEBHOOK_ENDPOINT_STATUSES,
   type CreatedWebhookEndpoint,

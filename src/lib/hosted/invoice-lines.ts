@@ -1,4 +1,4 @@
-import type { ProductDetail } from "./schemas/fields"
+import type { ProductDetail } from "./schemas/hosted-fields"
 
 /**
  * The `productDetails` an e-invoice is issued on, and the allowance lines of a

@@ -1,4 +1,4 @@
-export * from "./errors"
+export * from "./http-errors"
 export { errorFromStatus, QUERY_FIRST } from "./status-errors"
 export { withLastResponse, type ApiResult, type LastResponse } from "./api-result"
 export { redact, REDACTED, type Logger } from "./redact"

@@ -1,6 +1,6 @@
 import type { z } from "zod"
 import { withLastResponse, type ApiResult } from "./api-result"
-import { ConnectionError, UnknownOutcomeError, type PaymentServiceError } from "./errors"
+import { ConnectionError, UnknownOutcomeError, type PaymentServiceError } from "./http-errors"
 import { HttpTransport, type ConnectionOptions, type TransportRequest, type TransportResponse } from "./transport"
 import { parseResponse } from "./validate"
 

@@ -7,7 +7,7 @@ import {
   RateLimitedError,
   ServerError,
   UnknownOutcomeError,
-} from "./errors"
+} from "./http-errors"
 import type { FailedCall } from "./requester"
 import { parseRetryAfter } from "./retry"
 import type { TransportResponse } from "./transport"

@@ -1,5 +1,5 @@
 import { Pool, type Dispatcher } from "undici"
-import { ConnectionError, UnknownOutcomeError } from "./errors"
+import { ConnectionError, UnknownOutcomeError } from "./http-errors"
 import { redact, type Logger } from "./redact"
 import { DEFAULT_RETRY, isRetryableStatus, parseRetryAfter, retryDelayMs, type RetryOptions } from "./retry"
 

@@ -1,5 +1,5 @@
 import type { z } from "zod"
-import { InvalidRequestError, UnexpectedResponseError } from "./errors"
+import { InvalidRequestError, UnexpectedResponseError } from "./http-errors"
 
 /**
  * zod issues as one readable line. Only paths and zod's own messages are used,

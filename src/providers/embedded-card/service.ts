@@ -12,14 +12,14 @@ import { MedusaError, PaymentSessionStatus } from "@medusajs/framework/utils"
 import type { EmbeddedCardClient, PaymentIntent, PaymentIntentStatus, Refund } from "../../lib/embedded"
 import { InvalidRequestError, UnknownOutcomeError } from "../../lib/http"
 import { TwPaymentProvider } from "../core/base-provider"
-import { toMedusaError } from "../core/errors"
+import { toMedusaError } from "../core/medusa-errors"
 import { SHOPPER_ERROR } from "../core/shopper-error-codes"
 import { toTwd } from "../core/money"
 import type { PaymentObservation } from "../core/payment-api"
-import { EmbeddedCardApi } from "./api"
+import { EmbeddedCardApi } from "./embedded-card-api"
 import { type EmbeddedCardOptions, parseEmbeddedCardOptions, type ResolvedEmbeddedCardOptions } from "./options"
-import { DEFAULT_SDK_LOCALE, type EmbeddedSessionData, freshSessionData, parseStorefrontData, readSessionData, type SdkLocale } from "./session-data"
-import { SESSION_STATUS } from "./status-map"
+import { DEFAULT_SDK_LOCALE, type EmbeddedSessionData, freshSessionData, parseStorefrontData, readSessionData, type SdkLocale } from "./embedded-card-session-data"
+import { SESSION_STATUS } from "./embedded-card-status-map"
 
 /**
  * Medusa payment provider for the service's embedded card form: payment

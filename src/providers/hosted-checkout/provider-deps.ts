@@ -1,12 +1,12 @@
 import type { Logger } from "@medusajs/framework/types"
 import type { HostedCheckoutClient, ProductDetail } from "../../lib/hosted"
 import type { Attestor } from "../core/attestation"
-import type { HostedCheckoutApi } from "./api"
+import type { HostedCheckoutApi } from "./hosted-checkout-api"
 import type { ResolvedHostedCheckoutOptions } from "./options"
 
 /**
  * What the provider's parts (one module per session kind under `sessions/`,
- * and `refund.ts`) use of it: plain values, so that each part is functions a
+ * and `refund-transaction.ts`) use of it: plain values, so that each part is functions a
  * test can call without building a provider.
  */
 export interface HostedDeps {

@@ -4,8 +4,8 @@
  * refuses a deeper import from those folders).
  */
 export { SAVED_CARDS_KEY, type SavedCardFact } from "./account-holder"
-export { HostedCheckoutApi } from "./api"
-export { ADOPTED_CONTEXT_KEY, sealAdoptedTerms } from "./sessions/adopted"
+export { HostedCheckoutApi } from "./hosted-checkout-api"
+export { ADOPTED_CONTEXT_KEY, sealAdoptedTerms } from "./sessions/adopted-session"
 export { DEFAULT_INVOICE_SUMMARY, invoiceSummary } from "./invoice"
 export { renewalLines } from "./invoice-details"
 export { parseHostedCheckoutOptions } from "./options"
@@ -23,9 +23,9 @@ export {
   tokenChargeBody,
   tokenSubscriptionBody,
   unavailableMessage,
-} from "./saved-card-session"
-export { type HostedSessionData, maskAccount, type RemitInfo, remitInfoSchema, transactionFacts } from "./session-data"
-export { PAID, REFUND_STATES } from "./status-map"
+} from "./saved-card-charge-data"
+export { type HostedSessionData, maskAccount, type RemitInfo, remitInfoSchema, transactionFacts } from "./hosted-checkout-session-data"
+export { PAID, REFUND_STATES } from "./hosted-checkout-status-map"
 export {
   awaitsFirstCharge,
   RENEWAL_CONTEXT_KEY,
@@ -34,4 +34,4 @@ export {
   type SessionSubscription,
   sessionSubscription,
   SUBSCRIPTION_CONTEXT_KEY,
-} from "./subscription-session"
+} from "./subscription-terms"

@@ -28,26 +28,26 @@ import type {
 import { MedusaError, PaymentSessionStatus } from "@medusajs/framework/utils"
 import type { Transaction, TransactionStatus } from "../../lib/hosted"
 import { TwPaymentProvider } from "../core/base-provider"
-import { toMedusaError } from "../core/errors"
+import { toMedusaError } from "../core/medusa-errors"
 import { SHOPPER_ERROR } from "../core/shopper-error-codes"
 import { toTwd } from "../core/money"
 import type { PaymentObservation } from "../core/payment-api"
 import { accountHolderData, savedCardFacts } from "./account-holder"
-import { HostedCheckoutApi } from "./api"
+import { HostedCheckoutApi } from "./hosted-checkout-api"
 import { type HostedCheckoutOptions, parseHostedCheckoutOptions, type ResolvedHostedCheckoutOptions } from "./options"
 import { type HostedDeps, hostedDeps } from "./provider-deps"
-import { refundTransaction, repeatsRefund } from "./refund"
-import { sessionSavedCard } from "./saved-card-session"
+import { refundTransaction, repeatsRefund } from "./refund-transaction"
+import { sessionSavedCard } from "./saved-card-charge-data"
 import { heldSession, openingSession } from "./session-kind"
-import { type HostedSessionData, readSessionData } from "./session-data"
-import { initiateAdopted } from "./sessions/adopted"
-import { firstChargeStatus, releaseSchedule } from "./sessions/first-charge-later"
-import { initiateOneTime, releaseUnpaid, replacePage } from "./sessions/one-time"
-import { initiateRenewal } from "./sessions/renewal"
-import { chargeOffSession, initiateSavedCard, refuseUncharged, updatedSavedCardSession } from "./sessions/saved-card"
-import { cartChangedError, initiateSubscription } from "./sessions/subscription"
-import { PAID, SESSION_STATUS } from "./status-map"
-import { sessionSubscription } from "./subscription-session"
+import { type HostedSessionData, readSessionData } from "./hosted-checkout-session-data"
+import { initiateAdopted } from "./sessions/adopted-session"
+import { firstChargeStatus, releaseSchedule } from "./sessions/first-charge-later-session"
+import { initiateOneTime, releaseUnpaid, replacePage } from "./sessions/one-time-session"
+import { initiateRenewal } from "./sessions/renewal-session"
+import { chargeOffSession, initiateSavedCard, refuseUncharged, updatedSavedCardSession } from "./sessions/saved-card-session"
+import { cartChangedError, initiateSubscription } from "./sessions/subscription-session"
+import { PAID, SESSION_STATUS } from "./hosted-checkout-status-map"
+import { sessionSubscription } from "./subscription-terms"
 
 /**
  * Medusa payment provider for the service's hosted checkout pages: card,
@@ -153,7 +153,7 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
     return { data: this.withFacts(data, tx) }
   }
 
-  /** One refund per transaction, on a fresh read (`refund.ts`). */
+  /** One refund per transaction, on a fresh read (`refund-transaction.ts`). */
   async refundPayment({ amount, data, context }: RefundPaymentInput): Promise<RefundPaymentOutput> {
     const session = readSessionData(data)
     const refundAmount = toTwd(amount, "twd")
@@ -243,7 +243,7 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
     const problem =
       tx.merchantId !== this.options_.merchantId
         ? "another merchant"
-        : // A saved card's charge carries no customId: its orderId is the session (saved-card-session.ts).
+        : // A saved card's charge carries no customId: its orderId is the session (saved-card-charge-data.ts).
         (tx.customId ?? tx.orderId) !== (session.customId ?? session.session_id)
           ? "another session"
           : tx.amount !== session.amount
@@ -256,7 +256,7 @@ export class HostedCheckoutProviderService extends TwPaymentProvider<HostedCheck
     return tx
   }
 
-  /** Any kind with a transaction is released as a page is (`sessions/one-time.ts`). */
+  /** Any kind with a transaction is released as a page is (`sessions/one-time-session.ts`). */
   protected async releaseUnpaid(data: Record<string, unknown> | undefined, tx: Transaction): Promise<Record<string, unknown>> {
     return { ...data, ...(await releaseUnpaid(this.deps_, tx)) }
   }

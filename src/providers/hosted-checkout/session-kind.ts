@@ -1,14 +1,14 @@
 import type { InitiatePaymentInput } from "@medusajs/framework/types"
 import type { Attestor } from "../core/attestation"
-import { type AdoptedTerms, openAdoptedTerms } from "./sessions/adopted"
-import { type SavedCardRequest, savedCardRequest, sessionSavedCard } from "./saved-card-session"
-import { parseStorefrontData, type StorefrontData } from "./session-data"
-import { awaitsFirstCharge, openRenewalTerms, openSubscriptionTerms, type RenewalTerms, type SubscriptionTerms } from "./subscription-session"
+import { type AdoptedTerms, openAdoptedTerms } from "./sessions/adopted-session"
+import { type SavedCardRequest, savedCardRequest, sessionSavedCard } from "./saved-card-charge-data"
+import { parseStorefrontData, type StorefrontData } from "./hosted-checkout-session-data"
+import { awaitsFirstCharge, openRenewalTerms, openSubscriptionTerms, type RenewalTerms, type SubscriptionTerms } from "./subscription-terms"
 
 /**
  * Which of the provider's session kinds (`sessions/`) a call is about.
  * Subscriptions, renewals and adopted payments only come from the plugin's own code, as sealed
- * terms in the context (subscription-session.ts); a saved card from the
+ * terms in the context (subscription-terms.ts); a saved card from the
  * session's data (the storefront's `savedCardId`, or Medusa's recipe keys:
  * `savedCardRequest`).
  */

@@ -4,7 +4,7 @@ import type { StoreSession } from "./store-session.js"
 
 /**
  * What the embedded-card provider hands the storefront in the session's data
- * (its session-data.ts): what the payment service's browser SDK needs to
+ * (its embedded-card-session-data.ts): what the payment service's browser SDK needs to
  * mount the card form and confirm the payment intent.
  */
 const cardDataSchema = z.looseObject({

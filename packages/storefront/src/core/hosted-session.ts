@@ -4,7 +4,7 @@ import type { StoreSession } from "./store-session.js"
 
 /**
  * The public part of a hosted-checkout session's data that a storefront
- * reads (the provider's session-data.ts writes it). Session data is an
+ * reads (the provider's hosted-checkout-session-data.ts writes it). Session data is an
  * untyped record, so it is parsed; a field of another shape counts as absent.
  */
 /** The shopper is sent there: a web address only, never a `javascript:` one. */

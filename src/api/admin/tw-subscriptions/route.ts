@@ -1,5 +1,5 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { subscriptionListViews, subscriptions } from "../../tw-subscriptions-shared/views"
+import { subscriptionListViews, subscriptions } from "../../tw-subscriptions-shared/subscription-route-views"
 import type { AdminListTwSubscriptionsType } from "./validators"
 
 /** GET /admin/tw-subscriptions?status=&customer_id=&limit=&offset=: newest first, each row with its plan's title. */

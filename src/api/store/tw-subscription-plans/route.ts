@@ -1,6 +1,6 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { planView, subscriptions } from "../../tw-subscriptions-shared/views"
+import { planView, subscriptions } from "../../tw-subscriptions-shared/subscription-route-views"
 import type { StoreListTwSubscriptionPlansType } from "./validators"
 
 /** GET /store/tw-subscription-plans?product_id= | variant_id=: the active plans offered. */

@@ -1,7 +1,7 @@
 import type { z } from "zod"
 import { type ApiResult, type Requester, type TransportRequest, validateRequest } from "../../http"
 import { resolveIdempotencyKey, type IdempotentRequestOptions } from "../idempotency"
-import { listPage, type ListPage } from "../schemas/envelope"
+import { listPage, type ListPage } from "../schemas/embedded-envelope"
 import { idParams } from "./id-params"
 
 export interface CollectionSpec<Item extends object, Created extends object, CreateParams, ListParams> {

@@ -1,5 +1,5 @@
 import { type ApiResult, type Requester, validateRequest } from "../../http"
-import { deletedResource, listPage, type DeletedResource, type ListPage } from "../schemas/envelope"
+import { deletedResource, listPage, type DeletedResource, type ListPage } from "../schemas/embedded-envelope"
 import {
   createdWebhookEndpoint,
   createWebhookEndpointParams,

@@ -1,7 +1,7 @@
 import { z } from "zod"
-import { unixSeconds } from "./fields"
+import { unixSeconds } from "./embedded-fields"
 import { paymentIntent } from "./payment-intent"
-import { refund } from "./refund"
+import { refund } from "./embedded-refund"
 
 /** Spec 6. */
 export const PAYMENT_INTENT_EVENT_TYPES = [

@@ -1,5 +1,5 @@
 import { z } from "zod"
-import { maxChars } from "./fields"
+import { maxChars } from "./embedded-fields"
 
 /** Metadata limits of spec 2.1 / 8, the same for payment intents and refunds. */
 export const METADATA_LIMITS = {

@@ -1,5 +1,5 @@
 import { z } from "zod"
-import { charCount, httpUrl, listLimit, maxChars, noControlCharacters, unixSeconds } from "./fields"
+import { charCount, httpUrl, listLimit, maxChars, noControlCharacters, unixSeconds } from "./embedded-fields"
 import { metadataParams, metadataRecord } from "./metadata"
 
 /** Spec 3.1. */

@@ -1,6 +1,6 @@
 import { z } from "zod"
 import { webhookEventType } from "./event"
-import { httpUrl, unixSeconds } from "./fields"
+import { httpUrl, unixSeconds } from "./embedded-fields"
 
 /*
  * The spec shows no bodies for webhook management; every shape here is the

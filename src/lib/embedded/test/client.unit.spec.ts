@@ -1,5 +1,5 @@
 import { ConnectionError, InvalidRequestError } from "../../http"
-import { EmbeddedCardClient } from "../client"
+import { EmbeddedCardClient } from "../embedded-client"
 import * as embedded from "../index"
 import { createMockService, intentData, ok, SECRET_KEY } from "./mock-service"
 

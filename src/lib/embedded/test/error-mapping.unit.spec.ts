@@ -12,8 +12,8 @@ import {
   type PaymentServiceError,
   type TransportResponse,
 } from "../../http"
-import type { EmbeddedCardClient } from "../client"
-import { embeddedErrorFromResponse } from "../errors"
+import type { EmbeddedCardClient } from "../embedded-client"
+import { embeddedErrorFromResponse } from "../embedded-errors"
 import { apiError, createMockService, SECRET_KEY } from "./mock-service"
 
 interface Endpoint {

@@ -1,5 +1,5 @@
 import { MockAgent, type Dispatcher } from "undici"
-import { EmbeddedCardClient, type EmbeddedCardClientOptions } from "../client"
+import { EmbeddedCardClient, type EmbeddedCardClientOptions } from "../embedded-client"
 
 /** Test double of the embedded API on undici's MockAgent; no test file (not `*.unit.spec.ts`). */
 

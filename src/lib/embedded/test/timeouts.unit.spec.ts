@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { ConnectionError, UnknownOutcomeError } from "../../http"
-import { EmbeddedCardClient } from "../client"
+import { EmbeddedCardClient } from "../embedded-client"
 import { intentData, SECRET_KEY } from "./mock-service"
 
 /**

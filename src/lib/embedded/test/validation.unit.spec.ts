@@ -1,5 +1,5 @@
 import { InvalidRequestError } from "../../http"
-import type { EmbeddedCardClient } from "../client"
+import type { EmbeddedCardClient } from "../embedded-client"
 import { createMockService, intentData, ok, refundData } from "./mock-service"
 
 const intent = { amount: 1500, orderId: "order_1", returnUrl: "https://shop.example/return" }

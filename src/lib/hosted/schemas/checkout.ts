@@ -1,5 +1,5 @@
 import { z } from "zod"
-import { calendarDate, failureUrl, id, numberOfPeriods, orderShape, paymentInterval, redirectUrl, startDate } from "./fields"
+import { calendarDate, failureUrl, id, numberOfPeriods, orderShape, paymentInterval, redirectUrl, startDate } from "./hosted-fields"
 
 /**
  * The four hosted-page sessions (spec 2.3, 4.1 to 4.4). Where the spec says

@@ -7,11 +7,11 @@ export {
   transactionHidSchema,
   transactionIdSchema,
   type ProductDetail,
-} from "./fields"
+} from "./hosted-fields"
 export { invoiceInfoSchema, type InvoiceInfo } from "./invoice-info"
 export * from "./notification"
-export * from "./refund"
+export * from "./hosted-refund"
 export { requestSchemas, type RequestRules, type RequestSchemas } from "./rules"
-export * from "./subscription"
+export * from "./hosted-subscription"
 export * from "./token-payment"
 export * from "./transaction"

@@ -1,6 +1,6 @@
 import { z } from "zod"
-import { id, productDetailRecordSchema } from "./fields"
-import { scheduleStatusSchema } from "./subscription"
+import { id, productDetailRecordSchema } from "./hosted-fields"
+import { scheduleStatusSchema } from "./hosted-subscription"
 import { paymentInfoSchema, transactionStatusSchema } from "./transaction"
 
 /**

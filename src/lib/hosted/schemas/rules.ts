@@ -1,8 +1,8 @@
 import type { z } from "zod"
 import { addMonths, compareCalendarDates, formatCalendarDate, parseCalendarDate, taipeiDate } from "../taipei-date"
 import { cardBindingBodySchema, checkoutBodySchema, checkoutScheduleBodySchema, checkoutSubscriptionBodySchema } from "./checkout"
-import { refundBodySchema } from "./refund"
-import { cancelSubscriptionBodySchema } from "./subscription"
+import { refundBodySchema } from "./hosted-refund"
+import { cancelSubscriptionBodySchema } from "./hosted-subscription"
 import { tokenChargeBodySchema, tokenSubscriptionBodySchema } from "./token-payment"
 
 /**

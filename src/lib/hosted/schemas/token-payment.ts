@@ -1,5 +1,5 @@
 import { z } from "zod"
-import { calendarDate, id, numberOfPeriods, orderShape, paymentInterval, startDate } from "./fields"
+import { calendarDate, id, numberOfPeriods, orderShape, paymentInterval, startDate } from "./hosted-fields"
 
 /**
  * Payments with a saved card token (spec 4.5, 4.6). Their answers are not

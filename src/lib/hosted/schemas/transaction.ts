@@ -1,5 +1,5 @@
 import { z } from "zod"
-import { id, pageMarker, productDetailRecordSchema, transactionHidSchema, transactionIdSchema } from "./fields"
+import { id, pageMarker, productDetailRecordSchema, transactionHidSchema, transactionIdSchema } from "./hosted-fields"
 
 /**
  * Transactions as the queries answer them (spec 2.4 to 2.6, 4.7 to 4.9). Where

@@ -1,5 +1,5 @@
 import { allowanceLines, invoiceLines, linesTotal, type OrderLine } from "../invoice-lines"
-import type { ProductDetail } from "../schemas/fields"
+import type { ProductDetail } from "../schemas/hosted-fields"
 
 const fallback = (amount: number): ProductDetail => ({ productionCode: "ORDER", description: "Order", quantity: 1, unit: "order", unitPrice: amount })
 

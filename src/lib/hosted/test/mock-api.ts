@@ -1,5 +1,5 @@
 import { MockAgent } from "undici"
-import { HostedCheckoutClient, type HostedCheckoutClientOptions } from "../client"
+import { HostedCheckoutClient, type HostedCheckoutClientOptions } from "../hosted-client"
 
 /** Shared fixtures for the hosted client's unit tests: a MockAgent that records every request. */
 

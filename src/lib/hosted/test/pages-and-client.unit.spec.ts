@@ -1,6 +1,6 @@
 import { inspect } from "node:util"
 import { InvalidRequestError } from "../../http"
-import { HostedCheckoutClient } from "../client"
+import { HostedCheckoutClient } from "../hosted-client"
 import { checkoutPage, PAGE_VALIDITY_MS } from "../pages"
 import { API_TOKEN, BASE_URL, CHECKOUT_HOST, MERCHANT, mockApi, NOW, TX_ID } from "./mock-api"
 

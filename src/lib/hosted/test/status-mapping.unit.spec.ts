@@ -8,8 +8,8 @@ import {
   UnexpectedResponseError,
   UnknownOutcomeError,
 } from "../../http"
-import { HostedCheckoutClient } from "../client"
-import { hostedErrorFromResponse } from "../errors"
+import { HostedCheckoutClient } from "../hosted-client"
+import { hostedErrorFromResponse } from "../hosted-errors"
 import { API_TOKEN, CHECKOUT_HOST, CHECKOUT_INPUT, MERCHANT, mockApi, ok, TOKEN_INPUT, TRANSACTION, TX_ID } from "./mock-api"
 
 describe("answers outside the envelope, retries and time-outs", () => {

@@ -1,9 +1,9 @@
 import { mockLogger } from "./mock-logger"
 import { createMockService, SECRET_KEY } from "../../../lib/embedded/test/mock-service"
 import { mockApi, ok, TRANSACTION } from "../../../lib/hosted/test/mock-api"
-import { EmbeddedCardApi } from "../../embedded-card/api"
+import { EmbeddedCardApi } from "../../embedded-card/embedded-card-api"
 import { parseEmbeddedCardOptions } from "../../embedded-card/options"
-import { HostedCheckoutApi } from "../../hosted-checkout/api"
+import { HostedCheckoutApi } from "../../hosted-checkout/hosted-checkout-api"
 import { parseHostedCheckoutOptions } from "../../hosted-checkout/options"
 
 /** The two providers' lists of their own payments (the job's sweep) and what the store's walk re-reads. */

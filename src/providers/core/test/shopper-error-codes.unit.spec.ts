@@ -2,10 +2,10 @@ import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
 import { invoiceInfoSchema } from "../../../lib/hosted"
 import { DeclinedError, InvalidRequestError, UnknownOutcomeError } from "../../../lib/http"
-import { failureCode } from "../../hosted-checkout/status-map"
-import { toMedusaError } from "../errors"
+import { failureCode } from "../../hosted-checkout/hosted-checkout-status-map"
+import { toMedusaError } from "../medusa-errors"
 import { toTwd } from "../money"
-import { parseSessionData } from "../session-data"
+import { parseSessionData } from "../session-data-shape"
 import {
   codeForIssues,
   declineCode,

@@ -2,8 +2,8 @@ import { PaymentActions, PaymentSessionStatus } from "@medusajs/framework/utils"
 import { PAYMENT_INTENT_STATUSES } from "../../../lib/embedded"
 import { parseEmbeddedCardOptions } from "../options"
 import { EmbeddedCardProviderService } from "../service"
-import { freshSessionData, parseStorefrontData } from "../session-data"
-import { FINAL, SESSION_STATUS, WEBHOOK_ACTION } from "../status-map"
+import { freshSessionData, parseStorefrontData } from "../embedded-card-session-data"
+import { FINAL, SESSION_STATUS, WEBHOOK_ACTION } from "../embedded-card-status-map"
 
 const valid = {
   secretKey: "sk_" + "a".repeat(32),

@@ -1,6 +1,6 @@
 import { mockLogger } from "../../core/test/mock-logger"
 import { isSubscriptionPeriod } from "../../../workflows/payments/decisions/payment-decision"
-import { HostedCheckoutApi } from "../api"
+import { HostedCheckoutApi } from "../hosted-checkout-api"
 import { parseHostedCheckoutOptions } from "../options"
 
 /** What a hosted notification hands the payment pipeline: the transaction to read, and a subscription's session as a hint. */

@@ -1,6 +1,6 @@
 import { validateAndTransformBody, type MedusaRequest, type MedusaResponse } from "@medusajs/framework/http"
 import { StoreStartTwSubscriptionCheckout } from "../../../api/store/carts/[id]/tw-subscription/validators"
-import { parseStorefrontData } from "../session-data"
+import { parseStorefrontData } from "../hosted-checkout-session-data"
 
 /** Where the invoice choice enters the store: refused with a message naming the field, never echoing the value. */
 const huge = "9".repeat(100_000)

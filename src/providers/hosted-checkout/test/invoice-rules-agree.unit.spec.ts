@@ -1,5 +1,5 @@
 import fc from "fast-check"
-import { parseStorefrontData } from "../session-data"
+import { parseStorefrontData } from "../hosted-checkout-session-data"
 
 /**
  * The storefront kit (packages/storefront, published on its own) checks an

@@ -8,7 +8,7 @@ import { startSandbox, type SandboxHandle } from "medusa-payment-tw-sandbox"
 import { Attestor } from "../../core/attestation"
 import { HostedCheckoutProviderService } from "../service"
 import { renewalLines } from "../invoice-details"
-import { RENEWAL_CONTEXT_KEY, sealRenewalTerms, sealSubscriptionTerms, SUBSCRIPTION_CONTEXT_KEY } from "../subscription-session"
+import { RENEWAL_CONTEXT_KEY, sealRenewalTerms, sealSubscriptionTerms, SUBSCRIPTION_CONTEXT_KEY } from "../subscription-terms"
 
 jest.setTimeout(120_000)
 

@@ -1,9 +1,9 @@
 import { Attestor } from "../../core/attestation"
-import { namedSavedCard, savedCardRequest } from "../saved-card-session"
-import { parseStorefrontData } from "../session-data"
+import { namedSavedCard, savedCardRequest } from "../saved-card-charge-data"
+import { parseStorefrontData } from "../hosted-checkout-session-data"
 import { heldSession, openingSession } from "../session-kind"
-import { initiateSavedCard } from "../sessions/saved-card"
-import { sealSubscriptionTerms, SUBSCRIPTION_CONTEXT_KEY, type SubscriptionTerms } from "../subscription-session"
+import { initiateSavedCard } from "../sessions/saved-card-session"
+import { sealSubscriptionTerms, SUBSCRIPTION_CONTEXT_KEY, type SubscriptionTerms } from "../subscription-terms"
 
 const attestor = new Attestor("sandbox-hosted-token-demo-shop-0001")
 const customer = { id: "cus_1", email: "lin@example.test" }

@@ -7,8 +7,8 @@ import {
   tokenChargeBody,
   tokenSubscriptionBody,
   unavailableMessage,
-} from "../saved-card-session"
-import { savedCardOfCustomer, updatedSavedCardSession } from "../sessions/saved-card"
+} from "../saved-card-charge-data"
+import { savedCardOfCustomer, updatedSavedCardSession } from "../sessions/saved-card-session"
 
 const options = parseHostedCheckoutOptions({
   apiToken: "sandbox-hosted-token-demo-shop-0001",

@@ -1,9 +1,9 @@
 import type { HostedCheckoutClient } from "../../../lib/hosted"
 import { renewalLines } from "../invoice-details"
 import { parseHostedCheckoutOptions } from "../options"
-import { tokenSubscriptionBody } from "../saved-card-session"
-import { openSubscriptionCheckout } from "../sessions/subscription"
-import type { SubscriptionTerms } from "../subscription-session"
+import { tokenSubscriptionBody } from "../saved-card-charge-data"
+import { openSubscriptionCheckout } from "../sessions/subscription-session"
+import type { SubscriptionTerms } from "../subscription-terms"
 
 /**
  * With e-invoices on, a subscription is invoiced on the cart's lines, as a

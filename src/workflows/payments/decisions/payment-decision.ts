@@ -35,7 +35,7 @@ export interface CartOrderState {
 export type Decision =
   | { kind: "ignore"; reason: string; level: "debug" | "warn" | "error" }
   | { kind: "refund-orphan"; why: string }
-  /** Record the payment on the open order that awaited it, through a session opened for it (`sessions/adopted.ts`). */
+  /** Record the payment on the open order that awaited it, through a session opened for it (`sessions/adopted-session.ts`). */
   | { kind: "adopt"; orderId: string; collectionId: string; why: string }
   | {
       kind: "apply"

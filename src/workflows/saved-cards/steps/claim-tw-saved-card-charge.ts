@@ -13,7 +13,7 @@ export interface ChargeClaim {
  * session, is written before the token is even decrypted. Whoever inserts it
  * sends; anyone else finds it and goes by its status. Undone only while it
  * still says `charging`: nothing was sent (a send that was made has left its
- * mark on the row by then, see send-saved-card-charge.ts), so the session can
+ * mark on the row by then, see send-tw-saved-card-charge.ts), so the session can
  * be charged by a later completion.
  */
 export const claimSavedCardChargeStep = createStep(

@@ -8,7 +8,7 @@ import { cardFacts, customerAndHolder, type Holder, type MirrorSavedCardsInput }
  * Brings the customer's account holder of this provider in line with their
  * active saved cards: the safe facts only, through the payment module's
  * `updateAccountHolder` (the provider filters the data once more). A
- * customer without a holder has nothing to show (ensure-account-holder.ts
+ * customer without a holder has nothing to show (ensure-tw-account-holder.ts
  * made one when there was). Undone: the holder's previous data.
  */
 export const mirrorSavedCardsStep = createStep(

@@ -1,7 +1,7 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { UnknownOutcomeError } from "../../../lib/http"
-import { toMedusaError } from "../../../providers/core/errors"
+import { toMedusaError } from "../../../providers/core/medusa-errors"
 import { hostedApi } from "../../../providers/plugin-hosted-api"
 import type { CardBindingTarget } from "./prepare-tw-card-binding"
 

@@ -18,7 +18,7 @@ export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse<T
   if (!isProviderOf("hosted-checkout", payment.provider_id)) {
     throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "Not a hosted-checkout payment.")
   }
-  // The provider writes the data (session-data.ts); a payment still waiting has only some of it.
+  // The provider writes the data (hosted-checkout-session-data.ts); a payment still waiting has only some of it.
   const data = (payment.data ?? {}) as Partial<HostedSessionData>
   const needsRemittance = (data.paymentMethod === "cvs" || data.paymentMethod === "atm") && !data.refund
   res.json({

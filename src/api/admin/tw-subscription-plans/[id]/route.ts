@@ -1,7 +1,7 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
 import { deleteTwSubscriptionPlanWorkflow } from "../../../../workflows/subscriptions/delete-tw-subscription-plan"
-import { planView, subscriptions } from "../../../tw-subscriptions-shared/views"
+import { planView, subscriptions } from "../../../tw-subscriptions-shared/subscription-route-views"
 import type { AdminUpdateTwSubscriptionPlanType } from "../validators"
 
 async function existing(req: AuthenticatedMedusaRequest) {

@@ -1,5 +1,5 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { subscriptionDetail } from "../../../tw-subscriptions-shared/views"
+import { subscriptionDetail } from "../../../tw-subscriptions-shared/subscription-route-views"
 
 /** GET /admin/tw-subscriptions/:id: customer, plan, amount, periods (transaction number, order). */
 export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) {

@@ -1,5 +1,5 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { adminSavedCardView, LISTED_STATUSES, savedCards } from "../../../../tw-saved-cards-shared/views"
+import { adminSavedCardView, LISTED_STATUSES, savedCards } from "../../../../tw-saved-cards-shared/saved-card-route-views"
 
 /** GET /admin/customers/:id/tw-saved-cards: the customer page's saved cards (last four, label, dates; never the token). */
 export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) {

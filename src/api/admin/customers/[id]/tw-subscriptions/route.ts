@@ -1,5 +1,5 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { subscriptionListViews, subscriptions } from "../../../../tw-subscriptions-shared/views"
+import { subscriptionListViews, subscriptions } from "../../../../tw-subscriptions-shared/subscription-route-views"
 
 /** GET /admin/customers/:id/tw-subscriptions: the customer page's subscriptions. */
 export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) {

@@ -1,5 +1,5 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { subscriptionListViews, subscriptions } from "../../../../tw-subscriptions-shared/views"
+import { subscriptionListViews, subscriptions } from "../../../../tw-subscriptions-shared/subscription-route-views"
 
 /** GET /admin/orders/:id/tw-subscriptions: the subscription the order is the first or a renewal order of. */
 export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse) {

@@ -1,6 +1,6 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { createTwSubscriptionPlanWorkflow } from "../../../../../workflows/subscriptions/create-tw-subscription-plan"
-import { planView, subscriptions } from "../../../../tw-subscriptions-shared/views"
+import { planView, subscriptions } from "../../../../tw-subscriptions-shared/subscription-route-views"
 import type { AdminCreateTwSubscriptionPlanType } from "../../../tw-subscription-plans/validators"
 
 /** GET /admin/product-variants/:id/tw-subscription-plans: every plan of the variant, inactive ones too. */

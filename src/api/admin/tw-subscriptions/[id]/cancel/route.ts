@@ -1,6 +1,6 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { cancelTwSubscriptionWorkflow } from "../../../../../workflows/subscriptions/cancel-tw-subscription"
-import { subscriptionDetail } from "../../../../tw-subscriptions-shared/views"
+import { subscriptionDetail } from "../../../../tw-subscriptions-shared/subscription-route-views"
 import type { AdminCancelTwSubscriptionType } from "../../validators"
 
 /** POST /admin/tw-subscriptions/:id/cancel { reason }: cancels at the service, then in the store. */

@@ -1,7 +1,7 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { startTwSubscriptionCheckoutWorkflow } from "../../../../../workflows/subscriptions/start-tw-subscription-checkout"
 import { loggedInCustomer } from "../../../../logged-in-customer"
-import { subscriptionView } from "../../../../tw-subscriptions-shared/views"
+import { subscriptionView } from "../../../../tw-subscriptions-shared/subscription-route-views"
 import type { StoreStartTwSubscriptionCheckoutType } from "./validators"
 
 /**

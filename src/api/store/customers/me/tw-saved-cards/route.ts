@@ -3,7 +3,7 @@ import { MedusaError } from "@medusajs/framework/utils"
 import { SHOPPER_ERROR, withShopperCode } from "../../../../../providers/core/shopper-error-codes"
 import { startTwCardBindingWorkflow } from "../../../../../workflows/saved-cards/start-tw-card-binding"
 import { loggedInCustomer } from "../../../../logged-in-customer"
-import { LISTED_STATUSES, savedCards, savedCardView } from "../../../../tw-saved-cards-shared/views"
+import { LISTED_STATUSES, savedCards, savedCardView } from "../../../../tw-saved-cards-shared/saved-card-route-views"
 import type { StoreBindTwSavedCardType } from "./validators"
 
 /** GET /store/customers/me/tw-saved-cards: the logged-in customer's own cards, newest first; a binding past its time shows failed. */

@@ -1,6 +1,6 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { loggedInCustomer } from "../../../../logged-in-customer"
-import { subscriptionListViews, subscriptions } from "../../../../tw-subscriptions-shared/views"
+import { subscriptionListViews, subscriptions } from "../../../../tw-subscriptions-shared/subscription-route-views"
 import type { StoreListTwSubscriptionsType } from "./validators"
 
 /** GET /store/customers/me/tw-subscriptions: the logged-in customer's own subscriptions, newest first, each with its plan's title. */

@@ -1,5 +1,5 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { subscriptionDetail } from "../../../../../tw-subscriptions-shared/views"
+import { subscriptionDetail } from "../../../../../tw-subscriptions-shared/subscription-route-views"
 import { loggedInCustomer } from "../../../../../logged-in-customer"
 
 /** GET /store/customers/me/tw-subscriptions/:id: one of the customer's own, with its periods; anyone else's is 404. */

@@ -3,7 +3,7 @@ import { MedusaError } from "@medusajs/framework/utils"
 import { SHOPPER_ERROR, withShopperCode } from "../../../../../../../providers/core/shopper-error-codes"
 import { cancelTwSubscriptionWorkflow } from "../../../../../../../workflows/subscriptions/cancel-tw-subscription"
 import { loggedInCustomer } from "../../../../../../logged-in-customer"
-import { subscriptionDetail } from "../../../../../../tw-subscriptions-shared/views"
+import { subscriptionDetail } from "../../../../../../tw-subscriptions-shared/subscription-route-views"
 import type { StoreCancelTwSubscriptionType } from "../../validators"
 
 /** POST /store/customers/me/tw-subscriptions/:id/cancel: the customer cancels one of their own (anyone else's: 404). */
