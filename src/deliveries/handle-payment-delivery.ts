@@ -33,7 +33,7 @@ export async function handlePaymentDelivery(
     return
   }
   if (await leftToSubscription(container, delivery)) {
-    // Not claimed: the subscription subscriber handles it, on its own reads.
+    // Not claimed: `handleSubscriptionDelivery` handles it, on its own reads.
     logger.debug(`${provider.key}: delivery ${untrusted(delivery.key)} is a later period of a subscription: left to the subscription workflow`)
     return
   }

@@ -7,8 +7,8 @@ import { isSubscriptionPeriod } from "../workflows/payments/decisions/payment-de
  * Whether a delivery is a subscription's later period, decided from the
  * notification and the store alone, without reading the service: the session
  * it names is a subscription's checkout and the transaction is not the
- * page's. The payment decision would ignore such a read anyway, and the
- * subscription subscriber reads the service itself (`process-tw-subscription`).
+ * page's. The payment decision would ignore such a read anyway, and
+ * `handleSubscriptionDelivery` reads the service itself (`process-tw-subscription`).
  * A forged notification gains nothing here: skipping does nothing in the
  * store and claims nothing, so a real notification of that transaction and
  * state (naming its real session) is still taken by the pipeline.
