@@ -34,7 +34,6 @@ interface OrderPayment {
 const storefront = reserveStorefront(() => ({ TW_EMBEDDED_SDK_INTEGRITY: env.sandbox.embedded.sdkIntegrity }))
 
 storeTestRunner({
-  inApp: true,
   env: {},
   testSuite: ({ api, getContainer }) => {
     beforeAll(async () => {

@@ -39,7 +39,6 @@ async function paymentsOfOrder(container: MedusaContainer, orderId: string): Pro
 }
 
 storeTestRunner({
-  inApp: true,
   env: {},
   testSuite: ({ api, getContainer }) => {
     const shopper = useStorefrontShopper(storefront, { api, getContainer }, env, { merchant: { einvoiceActive: true } })

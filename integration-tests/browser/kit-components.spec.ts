@@ -49,7 +49,6 @@ async function orderOfCart(container: MedusaContainer, cartId: string) {
  * whole payment step, and the order's payment block.
  */
 storeTestRunner({
-  inApp: true,
   env: {},
   testSuite: ({ api, getContainer }) => {
     let site: KitPageHandle

@@ -38,7 +38,6 @@ async function orderOfCart(container: MedusaContainer, cartId: string) {
  * declined with a clear message and the cart stays payable.
  */
 storeTestRunner({
-  inApp: true,
   env: {},
   testSuite: ({ api, getContainer }) => {
     const shopper = useStorefrontShopper(storefront, { api, getContainer }, env, { merchant: { einvoiceActive: true } })

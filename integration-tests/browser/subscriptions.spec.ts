@@ -53,7 +53,6 @@ async function ordersOfSubscription(container: MedusaContainer, id: string): Pro
 const isRenewal = (order: LinkedOrder) => Boolean(order.metadata?.tw_subscription_period)
 
 storeTestRunner({
-  inApp: true,
   env: {},
   testSuite: ({ api, getContainer }) => {
     const shopper = useStorefrontShopper(storefront, { api, getContainer }, env, { merchant: { einvoiceActive: true } })

@@ -6,7 +6,7 @@ import { promisify } from "node:util"
 import pg from "pg"
 
 /**
- * Databases of this repository's store: migrated (for Medusa's test runner,
+ * Databases of this repository's store: migrated (for the store test runner,
  * store-runner.ts) or migrated and seeded by scripts/demo/seed.ts (for tests
  * that run Medusa in processes of its own, the production profile). Migrating
  * costs most of a start-up, so it happens once per schema: into a template

@@ -36,7 +36,6 @@ const sign = (body: string, secret: string, t = Math.floor(Date.now() / 1000)) =
   `t=${t},v1=${createHmac("sha256", secret).update(`${t}.${body}`).digest("hex")}`
 
 storeTestRunner({
-  inApp: true,
   env: {},
   testSuite: ({ api, getContainer }) => {
     let store: Store

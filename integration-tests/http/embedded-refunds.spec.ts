@@ -27,7 +27,6 @@ const REFUND_STAYS_PENDING = "4000000000005506"
 const REFUND_FAILS = "4000000000005514"
 
 storeTestRunner({
-  inApp: true,
   env: {},
   testSuite: ({ api, getContainer }) => {
     let store: Store

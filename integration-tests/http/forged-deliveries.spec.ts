@@ -38,7 +38,6 @@ const PROMPTLY_MS = 15_000
  * payment branch's single forgeries are in pipeline.spec.ts.
  */
 storeTestRunner({
-  inApp: true,
   env: {},
   testSuite: ({ api, getContainer }) => {
     let store: Store

@@ -4,7 +4,6 @@ import { storeTestRunner } from "../helpers/store-runner"
 jest.setTimeout(180_000)
 
 storeTestRunner({
-  inApp: true,
   env: {},
   testSuite: ({ api, getContainer }) => {
     describe("the development store from medusa-config.ts", () => {

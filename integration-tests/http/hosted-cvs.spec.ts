@@ -24,7 +24,6 @@ jest.setTimeout(180_000)
 const env = useSandbox()
 
 storeTestRunner({
-  inApp: true,
   env: {},
   testSuite: ({ api, getContainer }) => {
     let store: Store

@@ -25,7 +25,6 @@ process.env.TW_RECONCILIATION = "off"
 const env = useSandbox()
 
 storeTestRunner({
-  inApp: true,
   env: {},
   testSuite: ({ api, getContainer }) => {
     let store: Store

@@ -47,7 +47,6 @@ const sum = (lines: Array<{ quantity: number; unitPrice: number }>) => lines.red
 const REMITTANCE = { bankCode: "004", bankName: "Bank of Taiwan", branchCode: "0037", branchName: "Xinyi", account: "123456789012", accountName: "Lin Mei" }
 
 storeTestRunner({
-  inApp: true,
   env: {},
   testSuite: ({ api, getContainer }) => {
     let store: Store

@@ -38,7 +38,6 @@ const env = useSandbox()
  * never refunded.
  */
 storeTestRunner({
-  inApp: true,
   env: {},
   testSuite: ({ api, getContainer }) => {
     let store: Store

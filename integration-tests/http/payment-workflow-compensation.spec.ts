@@ -48,7 +48,6 @@ const withoutNulls = (data: Record<string, unknown> | null | undefined) => Objec
  * next run, without the fault, does the work once.
  */
 storeTestRunner({
-  inApp: true,
   env: {},
   testSuite: ({ api, getContainer }) => {
     let store: Store

@@ -37,7 +37,6 @@ const env = useSandbox()
  * unverified input never shaping the log.
  */
 storeTestRunner({
-  inApp: true,
   env: {},
   testSuite: ({ api, getContainer }) => {
     let store: Store

@@ -37,7 +37,6 @@ const MINUTE = 60_000
  * withdrawn when the service refuses it, and never touched while a call could still be in flight.
  */
 storeTestRunner({
-  inApp: true,
   env: {},
   testSuite: ({ api, getContainer }) => {
     let store: Store

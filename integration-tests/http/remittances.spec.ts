@@ -16,7 +16,6 @@ const ACCOUNT = { bankCode: "004", bankName: "Bank of Taiwan", branchCode: "0037
  * codes, seed 2026: `changeCart`, `takeCvsCode`, `payCodeAtCounter`, I1).
  */
 storeTestRunner({
-  inApp: true,
   env: {},
   testSuite: ({ api, getContainer }) => {
     let store: Store

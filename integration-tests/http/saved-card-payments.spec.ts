@@ -57,7 +57,6 @@ interface Answer {
  * log line and API answer of the file is searched for the card tokens.
  */
 storeTestRunner({
-  inApp: true,
   env: {},
   testSuite: ({ api, getContainer }) => {
     let store: Store

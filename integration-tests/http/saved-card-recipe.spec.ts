@@ -73,7 +73,6 @@ const recipeRenewalWorkflow = createWorkflow("test-tw-recipe-renewal", (input: R
  * API answer and stored session or payment is searched for the card tokens.
  */
 storeTestRunner({
-  inApp: true,
   env: {},
   testSuite: ({ api, getContainer }) => {
     let store: Store

@@ -42,7 +42,6 @@ let failHook = false
  * `savedCardAdded` hook fires with the card's facts and never its token.
  */
 storeTestRunner({
-  inApp: true,
   env: {},
   testSuite: ({ api, getContainer }) => {
     let store: Store

@@ -70,7 +70,6 @@ const tokensSent = () =>
  * line and API answer of the file is kept and searched for the tokens.
  */
 storeTestRunner({
-  inApp: true,
   env: {},
   testSuite: ({ api, getContainer, dbConfig }) => {
     let store: Store

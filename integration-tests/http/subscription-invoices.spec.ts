@@ -26,7 +26,6 @@ interface ProductDetail {
  * renewal period, whose refund then carries shares of those lines.
  */
 storeTestRunner({
-  inApp: true,
   env: {},
   testSuite: ({ api, getContainer }) => {
     let store: Store

@@ -24,7 +24,6 @@ let failChangeTo: string | undefined
  * changed.
  */
 storeTestRunner({
-  inApp: true,
   env: {},
   testSuite: ({ api, getContainer }) => {
     let store: Store

@@ -43,7 +43,6 @@ interface SubscriptionView {
  * comes last (where a retried period falls depends on the month).
  */
 storeTestRunner({
-  inApp: true,
   env: {},
   testSuite: ({ api, getContainer }) => {
     let store: Store
@@ -428,6 +427,9 @@ storeTestRunner({
       const headers = await customer("crash@example.test")
       const { subscriptionId } = await subscribe(headers, variantId, planId)
       const active = await waitForSubscription(subscriptionId, (s) => s.status === "active" && !!s.first_order_id && !!s.service_subscription_id, "the active subscription")
+      // The first order's order.placed runs the subscription once more: over before the clock moves, or its
+      // fresh read would find the next period charged and place it before the crashes below are staged.
+      await settle()
       // The period's notifications stay dropped until the end, their retries too: only the test's own runs
       // below may process the period, so no delivery runs into the crashes it stages (or uses them up).
       await control(env.sandbox, "POST", "/faults", { kind: "drop", purpose: "charge", count: 1000 })

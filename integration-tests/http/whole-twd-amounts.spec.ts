@@ -23,7 +23,6 @@ const DELAY_MS = 25_000
 const WARNING = "medusa-payment-tw: region"
 
 storeTestRunner({
-  inApp: true,
   // No sandbox here: the reconciliation's reads would only fail.
   env: { TW_WHOLE_TWD_CHECK_DELAY_MS: String(DELAY_MS), TW_RECONCILIATION: "off" },
   testSuite: ({ getContainer }) => {

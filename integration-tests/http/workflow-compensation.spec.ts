@@ -17,7 +17,6 @@ const rejected = (e: { response: Answer }) => e.response
  * request, without the fault, succeeds: nothing left behind blocks it.
  */
 storeTestRunner({
-  inApp: true,
   env: {},
   testSuite: ({ api, getContainer }) => {
     let store: Store

@@ -78,7 +78,6 @@ export function moneyModelSuite(shard: number) {
   }
 
   storeTestRunner({
-    inApp: true,
     env: {},
     testSuite: ({ api, getContainer }) => {
       it(`money invariants I1 to I7 hold after random sequences (shard ${shard} of ${SHARDS}: ${RUNS} runs, seed ${SEED}, ${PROFILE} profile)`, async () => {
