@@ -264,7 +264,8 @@ export async function completeCart(api: Api, store: Store, cartId: string) {
   })
 }
 
-export async function waitFor<T>(find: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 30_000): Promise<T> {
+/** Polls a condition; a minute by default, which a loaded machine may need and a green run never waits out. */
+export async function waitFor<T>(find: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const found = await find()
