@@ -129,12 +129,21 @@ storeTestRunner({
               (e: { response: { status: number; data: { message?: string } } }) => ({ status: e.response.status, message: e.response.data?.message })
             )
           expect(await answer(`/admin/tw-payments/${payment.id}/remittance`, REMITTANCE)).toEqual({ status: 200, message: undefined })
-          // Core's order refund refuses a cancelled order; the plugin's route returns it through the payment module.
+          // Core's refund route refuses a cancelled order; the plugin's route runs core's refund workflow for it.
           expect(await answer(`/admin/tw-payments/${payment.id}/cancelled-order-refund`, {})).toEqual({ status: 200, message: undefined })
           expect((await answer(`/admin/tw-payments/${payment.id}/cancelled-order-refund`, {})).status).toBe(400)
           const refunded = await control(env.sandbox, "GET", `/transactions/${session.data.transactionId}`)
           expect(refunded.refundAmount).toBe(700)
           expect(["refunding", "refunded"]).toContain(refunded.status)
+          // The records are core's: the refund on the payment and its transaction on the order.
+          const { data: orders } = await getContainer().resolve(ContainerRegistrationKeys.QUERY).graph({
+            entity: "order",
+            fields: ["transactions.reference", "transactions.amount", "payment_collections.payments.refunds.amount"],
+            filters: { id: recorded.id },
+          })
+          const order = orders[0] as { transactions: Array<{ reference: string; amount: number }>; payment_collections: Array<{ payments: Array<{ refunds: Array<{ amount: number }> }> }> }
+          expect(order.transactions.filter((t) => t.reference === "refund").map((t) => Number(t.amount))).toEqual([-700])
+          expect(order.payment_collections[0].payments[0].refunds.map((r) => Number(r.amount))).toEqual([700])
         })
 
         it("Apple Pay confirmed after the cancel: refunded automatically, nothing recorded on the order", async () => {

@@ -8,3 +8,4 @@ export { createTwRenewalOrderWorkflow, createTwRenewalOrderWorkflowId, type Crea
 export { cancelTwSubscriptionWorkflow, cancelTwSubscriptionWorkflowId, type CancelTwSubscriptionInput } from "./subscriptions/cancel-tw-subscription"
 export { refundTwCancelledOrderWorkflow, refundTwCancelledOrderWorkflowId } from "./refunds/refund-tw-cancelled-order"
 export { finishTwRecordedRefundWorkflow, finishTwRecordedRefundWorkflowId } from "./refunds/finish-tw-recorded-refund"
+export { refundTwLatePaymentWorkflow, refundTwLatePaymentWorkflowId } from "./refunds/refund-tw-late-payment"

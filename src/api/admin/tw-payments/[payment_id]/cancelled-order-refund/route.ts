@@ -1,6 +1,7 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { ContainerRegistrationKeys, MathBN, MedusaError, Modules } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, MathBN, MedusaError } from "@medusajs/framework/utils"
 import { isProviderOf } from "../../../../../providers/core/provider-keys"
+import { refundTwLatePaymentWorkflow } from "../../../../../workflows/refunds/refund-tw-late-payment"
 
 interface PaymentRow {
   id: string
@@ -17,10 +18,10 @@ interface PaymentRow {
  * Returns, in full, a hosted-checkout payment that was paid after its order
  * was cancelled: a cvs/atm code paid late, which the pipeline records on the
  * cancelled order because the service refunds it only by remittance
- * (payment-decision.ts). Core's refund (`POST /admin/payments/:id/refund`)
- * refuses a cancelled order once the refund is made, so this refunds through
- * the payment module alone, which keeps the refund on the payment. The
- * shopper's bank account must be on the payment first
+ * (payment-decision.ts). Core's refund route refuses a cancelled order, so this
+ * route checks the payment itself and runs `refund-tw-late-payment`, which
+ * records the refund and the order's transaction with core's steps. The shopper's
+ * bank account must be on the payment first
  * (`POST /admin/tw-payments/:payment_id/remittance`); the provider says so otherwise.
  */
 export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse) {
@@ -45,6 +46,6 @@ export async function POST(req: AuthenticatedMedusaRequest, res: MedusaResponse)
     throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "Only a captured payment that was not refunded yet can be returned.")
   }
   const amount = MathBN.convert(payment.amount as number).toNumber()
-  const refunded = await req.scope.resolve(Modules.PAYMENT).refundPayment({ payment_id: payment.id, amount, created_by: req.auth_context?.actor_id })
-  res.json({ payment_id: refunded.id, order_id: order.id, refunded_amount: amount })
+  await refundTwLatePaymentWorkflow(req.scope).run({ input: { payment_id: payment.id, order_id: order.id, amount, created_by: req.auth_context?.actor_id } })
+  res.json({ payment_id: payment.id, order_id: order.id, refunded_amount: amount })
 }
