@@ -129,6 +129,22 @@ storeTestRunner({
       })
     })
 
+    describe("update-tw-subscription-plan", () => {
+      it("a change that breaks the monthly rule against the stored plan is refused and changes nothing; a valid one is written", async () => {
+        const { planId } = await createProductWithPlan(api, getContainer(), store, admin, { title: "Monthly", kind: "monthly" })
+        // The request alone looks valid (no kind given); only the stored plan says it is monthly.
+        const refused: Answer = await api.post(`/admin/tw-subscription-plans/${planId}`, { interval_months: 3, title: "Quarterly" }, { headers: admin }).catch(rejected)
+        expect(refused.status).toBe(400)
+        expect(refused.data.message).toMatch(/a monthly plan charges every month/)
+        expect((await subscriptionModule().listTwSubscriptionPlans({ id: planId }))[0]).toMatchObject({ title: "Monthly", interval_months: 1 })
+
+        const { data } = await api.post(`/admin/tw-subscription-plans/${planId}`, { kind: "scheduled", interval_months: 3, title: "Quarterly" }, { headers: admin })
+        expect(data.plan).toMatchObject({ id: planId, title: "Quarterly", kind: "scheduled", interval_months: 3 })
+        const missing: Answer = await api.post(`/admin/tw-subscription-plans/twplan_missing`, { title: "x" }, { headers: admin }).catch(rejected)
+        expect(missing.status).toBe(404)
+      })
+    })
+
     describe("delete-tw-subscription-plan", () => {
       it("removing the link fails: the plan is restored, still offered and still linked", async () => {
         const { variantId, planId, productId } = await createProductWithPlan(api, getContainer(), store, admin, { title: "Monthly", kind: "monthly" })

@@ -1,6 +1,7 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
 import { deleteTwSubscriptionPlanWorkflow } from "../../../../workflows/subscriptions/delete-tw-subscription-plan"
+import { updateTwSubscriptionPlanWorkflow } from "../../../../workflows/subscriptions/update-tw-subscription-plan"
 import { planView, subscriptions } from "../../../tw-subscriptions-shared/subscription-route-views"
 import type { AdminUpdateTwSubscriptionPlanType } from "../validators"
 
@@ -14,15 +15,8 @@ async function existing(req: AuthenticatedMedusaRequest) {
 
 /** POST /admin/tw-subscription-plans/:id: changes a plan; running subscriptions keep the terms they started with. */
 export async function POST(req: AuthenticatedMedusaRequest<AdminUpdateTwSubscriptionPlanType>, res: MedusaResponse) {
-  const body = req.validatedBody
-  const plan = await existing(req)
-  const kind = body.kind ?? plan.kind
-  const merged = { interval_months: body.interval_months ?? plan.interval_months, first_charge_delay_days: body.first_charge_delay_days ?? plan.first_charge_delay_days }
-  if (kind === "monthly" && (merged.interval_months !== 1 || merged.first_charge_delay_days !== 0)) {
-    throw new MedusaError(MedusaError.Types.INVALID_DATA, "Invalid plan: a monthly plan charges every month from checkout (interval_months 1, first_charge_delay_days 0).")
-  }
-  const updated = await subscriptions(req.scope).updateTwSubscriptionPlans({ id: plan.id, ...body })
-  res.json({ plan: planView(updated) })
+  const { result } = await updateTwSubscriptionPlanWorkflow(req.scope).run({ input: { id: req.params.id, ...req.validatedBody } })
+  res.json({ plan: planView(result) })
 }
 
 /** DELETE /admin/tw-subscription-plans/:id: no longer offered; running subscriptions are not affected. */
