@@ -105,8 +105,8 @@ async function step<T>(name: string, work: () => Promise<T>): Promise<T> {
   return result
 }
 
-/** Files a package must not publish: the sandbox, the storefront, tests, the demo, scripts, source maps. */
-const UNPUBLISHABLE = /(^|\/)(sandbox|storefront|test|__tests__|demo|scripts|integration-tests|bench)(\/|$)|\.spec\.|\.map$/
+/** Files a package must not publish: the sandbox, the storefront, tests, the demo, the repository's `scripts/` (not `src/scripts`, the `medusa exec` scripts), source maps. */
+const UNPUBLISHABLE = /(^|\/)(sandbox|storefront|test|__tests__|demo|integration-tests|bench)(\/|$)|^scripts\/|\.spec\.|\.map$/
 
 async function pack(args: string[], packs: string): Promise<{ path: string; files: string[]; size: number; unpackedSize: number }> {
   const lines = await run({ name: "pack", what: "npm pack", argv: ["npm", "pack", ...args, "--json", "--pack-destination", packs], cwd: REPO, timeoutMs: 420_000 })
