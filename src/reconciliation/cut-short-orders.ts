@@ -5,6 +5,7 @@ import { untrusted } from "../lib/log"
 import { providerId } from "../providers/core/provider-keys"
 import type { PluginProvider } from "../providers/plugin-providers"
 import { processTwPaymentWorkflow } from "../workflows/payments/process-tw-payment"
+import { advanceTwSweepCursorWorkflow } from "../workflows/sweep/advance-tw-sweep-cursor"
 import { SweepCursors } from "./sweep-cursors"
 
 /** Core's completion holds the cart's lock for two minutes at most: an order older than this is no longer being placed. */
@@ -49,8 +50,7 @@ export async function checkCutShortOrders(container: MedusaContainer, providers:
     return
   }
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
-  const cursors = new SweepCursors(container)
-  const cursor = await cursors.load(CURSOR)
+  const cursor = await new SweepCursors(container).load(CURSOR)
   const now = Date.now()
   const budget = Math.min(...providers.map((provider) => provider.reconciliation.maxPerRun))
   const retry = { ...cursor.retry }
@@ -108,7 +108,7 @@ export async function checkCutShortOrders(container: MedusaContainer, providers:
   }
   const state = { position, handled, retry }
   if (JSON.stringify(state) !== JSON.stringify({ position: cursor.position, handled: cursor.handled, retry: cursor.retry ?? {} })) {
-    await cursors.save(CURSOR, state)
+    await advanceTwSweepCursorWorkflow(container).run({ input: { key: CURSOR, state } })
   }
 }
 
