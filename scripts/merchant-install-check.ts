@@ -9,8 +9,8 @@
  *    package.json, tsconfig.json and .env), with the medusa-config.ts that the README's install
  *    section shows, read from README.md at run time;
  * 3. installs the store, then the plugin tarball with the README's `npm install` line, the sandbox
- *    as a development dependency (with --legacy-peer-deps, said so, when the plugin pins its Medusa
- *    peers to another release than the store's);
+ *    as a development dependency (npm alone resolves the plugin's Medusa peer range: a release
+ *    outside it fails the install);
  * 4. starts the sandbox with the README's command (its settings written into a folder that does not
  *    exist yet), registers the embedded-card webhook with the README's command, runs the README's
  *    `npx medusa db:migrate`, then seeds as the README's admin steps say: TWD added to the stock
@@ -57,21 +57,6 @@ function storeMedusaVersion(): string {
     throw new CheckError(`--medusa (or MERCHANT_MEDUSA_VERSION) takes a Medusa 2 release such as 2.17.2, not ${version}`)
   }
   return version
-}
-
-/**
- * The flags the plugin's install needs beyond the README's: none while the store's release is one
- * its @medusajs peers accept; --legacy-peer-deps when the plugin pins them to another exact release
- * (a declared range is left to npm, so a release outside it fails the install).
- */
-function peerFlags(medusaVersion: string): string[] {
-  const peers: Record<string, string> = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")).peerDependencies ?? {}
-  const pinnedElsewhere = Object.entries(peers).filter(([name, range]) => /^@medusajs\/(framework|medusa|admin-sdk)$/.test(name) && /^\d+\.\d+\.\d+$/.test(range) && range !== medusaVersion)
-  if (!pinnedElsewhere.length) {
-    return []
-  }
-  console.log(`[merchant-check] the plugin pins ${pinnedElsewhere.map(([name, range]) => `${name}@${range}`).join(", ")}; the store has Medusa ${medusaVersion}: installing the plugin with --legacy-peer-deps`)
-  return ["--legacy-peer-deps"]
 }
 
 const started = Date.now()
@@ -347,7 +332,7 @@ async function main() {
     // The README's line, with the packed tarball in place of the registry's package.
     const installLine = install.installCommand.map((word) => (word === "medusa-payment-tw" ? plugin.path : word))
     await step(`${install.installCommand.join(" ")} (the tarball)`, () =>
-      run({ name: "npm-install", what: "installing the plugin", argv: [...installLine, ...NPM_INSTALL.slice(2), ...peerFlags(medusaVersion)], cwd: storeDir, timeoutMs: 300_000 })
+      run({ name: "npm-install", what: "installing the plugin", argv: [...installLine, ...NPM_INSTALL.slice(2)], cwd: storeDir, timeoutMs: 300_000 })
     )
     await checkExports(join(storeDir, "node_modules", "medusa-payment-tw"))
     await checkPeers(join(storeDir, "node_modules", "medusa-payment-tw"))
