@@ -14,14 +14,14 @@ const suites = {
   http: ["<rootDir>/integration-tests/http/**/*.spec.ts"],
   production: ["<rootDir>/integration-tests/production/**/*.spec.ts"],
   cluster: ["<rootDir>/integration-tests/cluster/**/*.spec.ts"],
-  // Both multi-process suites in one run, two files at a time: their tests wait much of their time for
-  // a lock to expire or a job's tick, while the other file's processes work.
-  scale: ["<rootDir>/integration-tests/production/**/*.spec.ts", "<rootDir>/integration-tests/cluster/**/*.spec.ts"],
   browser: ["<rootDir>/integration-tests/browser/**/*.spec.ts"],
   // The model-based money test (docs/testing.md): not in `npm test`'s default list; `npm run money-model`.
   // Its shards (integration-tests/model/money-model-suite.ts): MONEY_MODEL_SHARDS=1 runs the first alone.
   model: process.env.MONEY_MODEL_SHARDS === "1" ? ["<rootDir>/integration-tests/model/money-model-1.spec.ts"] : ["<rootDir>/integration-tests/model/money-model-*.spec.ts"],
 }
+// Both multi-process suites in one run: their tests wait much of their time for a lock to expire or a
+// job's tick, while another file's processes work.
+suites.scale = [...suites.production, ...suites.cluster]
 const type = process.env.TEST_TYPE || "unit"
 const needsDatabase = ["modules", "http", "production", "cluster", "scale", "browser", "model"].includes(type)
 

@@ -54,14 +54,16 @@ for (let i = 0; i < args.length; ) {
     i++
   }
 }
-// One seed for the model's shards, which start from it (integration-tests/model/money-model-suite.ts).
-process.env.MONEY_MODEL_SEED ??= String(Math.floor(Math.random() * 2 ** 31))
 const scale = args.includes("--scale")
 const named = args.filter((arg) => arg !== "--scale")
 const suites = named.length || scale ? [...named, ...(scale ? ALL.filter((suite) => SUITES[suite].scale && !named.includes(suite)) : [])] : ALL.filter((suite) => !SUITES[suite].optional && !SUITES[suite].scale)
 // This run's summary is .tmp/jest/summary-<name>.json (`test` for npm test, `scale` for test:scale), and
 // summary.json as well (the latest run's); .ci/run adds up test's and scale's.
 const runName = named.length ? [...named, ...(scale ? ["scale"] : [])].join("-") : scale ? "scale" : "test"
+// One seed for the model's shards, which start from it (integration-tests/model/money-model-suite.ts).
+if (suites.includes("model")) {
+  process.env.MONEY_MODEL_SEED ??= String(Math.floor(Math.random() * 2 ** 31))
+}
 for (const suite of suites) {
   if (!ALL.includes(suite)) {
     console.error(`unknown suite "${suite}"; choose from ${ALL.join(", ")}`)

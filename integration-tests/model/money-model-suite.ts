@@ -33,7 +33,7 @@ import { cleanUp, moneyCommands, preludes, reconcileAndCheck, runPrelude, setAva
 const ALL_RUNS = Number(process.env.MONEY_MODEL_RUNS || 100)
 /** scripts/test.mjs picks the seed when none is given, so that both shards start from the same one. */
 const BASE_SEED = process.env.MONEY_MODEL_SEED ? Number(process.env.MONEY_MODEL_SEED) : Math.floor(Math.random() * 2 ** 31)
-export const SHARDS = Number(process.env.MONEY_MODEL_SHARDS || 2)
+const SHARDS = Number(process.env.MONEY_MODEL_SHARDS || 2)
 const MAX_COMMANDS = Number(process.env.MONEY_MODEL_MAX_COMMANDS || 8)
 const SHRINK = process.env.MONEY_MODEL_SHRINK !== "0"
 const PATH = process.env.MONEY_MODEL_PATH || undefined
