@@ -47,6 +47,11 @@ function resolveConstant(text: string, constant: string): string {
 }
 
 const families = entries(WORKFLOWS).filter((path) => isDir(path) && basename(path) !== "test")
+/** The files of a family's `steps/`. */
+function stepFiles(family: string): string[] {
+  const steps = join(family, "steps")
+  return statSafe(steps) ? entries(steps).filter((path) => !isDir(path)) : []
+}
 
 describe("the layout of src/workflows", () => {
   it("holds only index.ts and folders, one per family of workflows", () => {
@@ -67,9 +72,7 @@ describe("the layout of src/workflows", () => {
 
   it("has one step per file in steps/, named by the step's id", () => {
     const wrong = families.flatMap((family) => {
-      const steps = join(family, "steps")
-      const files = statSafe(steps) ? entries(steps).filter((path) => !isDir(path)) : []
-      return files.flatMap((path) => {
+      return stepFiles(family).flatMap((path) => {
         const text = code(path)
         const ids = idsOf(text, "createStep")
         const workflows = idsOf(text, "createWorkflow")
@@ -99,6 +102,21 @@ describe("the layout of src/workflows", () => {
       return (statSafe(decisions) ? walk(decisions) : []).filter((path) => !isTest(path) && /\b(createStep|createWorkflow)\(/.test(code(path)))
     })
     expect(wrong.map(where)).toEqual([])
+  })
+
+  /**
+   * A workflow run with `.run()` inside a step is unknown to its parent's engine: a later step's failure
+   * undoes it only through the step's own compensation. `runAsStep` lets the engine do it; where it cannot
+   * (a loop, errors caught, a lock a sub-workflow skips, work that must stand), the line above says why.
+   */
+  it("runs no nested workflow with .run() in a step without a reason", () => {
+    // A call, not a comment that names one.
+    const isCall = (line: string) => /\.run\(/.test(line) && !/^\s*(\/\/|\*|\/\*)/.test(line)
+    const unexplained = families.flatMap(stepFiles).flatMap((path) => {
+      const lines = code(path).split("\n")
+      return lines.flatMap((line, i) => (isCall(line) && !lines[i - 1]?.trim().startsWith("// .run(), not runAsStep:") ? [`${where(path)}:${i + 1}`] : []))
+    })
+    expect(unexplained).toEqual([])
   })
 
   it("creates no step or workflow outside src/workflows", () => {

@@ -53,6 +53,7 @@ export const completePaidCartStep = createStep("complete-tw-paid-cart", async ({
       // Outside the bound: a cart waiting to try again holds no place another paid cart could use.
       await sleep(RETRY_DELAYS_MS[attempt - 1])
     }
+    // .run(), not runAsStep: tried up to three times under a per-process bound, its errors classified (out of stock: the money returned), and core's cart lock taken, which a sub-workflow skips
     const { result, errors } = await completions(() => completeCartWorkflow(container).run({ input: { id: cartId }, throwOnError: false }))
     const placed = errors?.length ? await placedOrder(container, cartId) : (result as { id?: string } | undefined)?.id
     if (placed) {

@@ -13,6 +13,7 @@ export const refundOwedStep = createStep("refund-tw-owed-payments", async (owed:
   const failed: string[] = []
   for (const refund of owed) {
     try {
+      // .run(), not runAsStep: one run per owed refund, in a loop: one the service refuses neither stops nor undoes the others (money returned stays returned)
       await refundPaymentWorkflow(container).run({ input: { ...refund, note: "The order was cancelled; its refund had failed" } })
     } catch (error) {
       failed.push(`${refund.payment_id}: ${untrusted((error as Error).message, 300)}`)

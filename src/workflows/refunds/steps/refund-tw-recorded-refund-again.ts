@@ -16,6 +16,7 @@ export const refundAgainStep = createStep(
   async ({ refundId, paymentId, amount }: { refundId: string; paymentId: string; amount: number }, { container }) => {
     await paymentsOf(container).deleteRefunds([refundId])
     try {
+      // .run(), not runAsStep: the service's refusal is caught and answered as `refunded: false`, not a failure of the run, and the withdrawn refund stays withdrawn
       await refundPaymentWorkflow(container).run({ input: { payment_id: paymentId, amount, note: `Made again: refund ${refundId} was recorded but never reached the payment service` } })
     } catch (error) {
       return new StepResponse({ refunded: false, reason: untrusted((error as Error).message, 300) }, refundId)

@@ -19,6 +19,7 @@ export const placeChargeOrderStep = createStep(
   "place-tw-saved-card-charge-order",
   async ({ charge_id, session_id, provider_key, service_id }: { charge_id: string; session_id: string; provider_key: string; service_id: string }, { container }) => {
     try {
+      // .run(), not runAsStep: the pipeline takes its cart lock (a sub-workflow skips it), what it did is final, and its failure is logged for the reconciliation, not thrown
       const { result } = await processTwPaymentWorkflow(container).run({ input: { provider: provider_key, serviceId: service_id } })
       if (result.decision.kind === "refund-orphan") {
         await savedCardModule(container).updateTwSavedCardCharges({ id: charge_id, code: CHARGE_CODES.refunded, message: untrusted(result.decision.why, 300) })

@@ -53,6 +53,7 @@ export const addTwRenewalPaymentCollectionStep = createStep(
     if (existing) {
       return new StepResponse<RenewalCollection, MadeCollection | null>({ collectionId: existing.id, captured: captured(order) }, null)
     }
+    // .run(), not runAsStep: made only when the order has none, and undone only while nothing is captured; core's compensation would delete it regardless
     const { result } = await createOrderPaymentCollectionWorkflow(container).run({ input: { order_id: orderId, amount } })
     return new StepResponse<RenewalCollection, MadeCollection | null>({ collectionId: result[0].id, captured: false }, { orderId, collectionId: result[0].id })
   },

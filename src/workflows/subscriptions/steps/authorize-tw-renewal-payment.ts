@@ -80,6 +80,7 @@ export const authorizeTwRenewalPaymentStep = createStep(
       payment_info: typeof tx.paymentInfo === "string" ? tx.paymentInfo : null,
     })
     const lines = await invoicedLinesOfPeriod(container, sub, tx)
+    // .run(), not runAsStep: skipped once captured, and the session is authorized with the service's money right after: core's compensation would delete it
     const { result: session } = await createPaymentSessionsWorkflow(container).run({
       input: {
         payment_collection_id: collectionId,

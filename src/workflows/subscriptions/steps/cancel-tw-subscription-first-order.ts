@@ -8,6 +8,7 @@ export const cancelTwSubscriptionFirstOrderStep = createStep(
   "cancel-tw-subscription-first-order",
   async ({ subscriptionId, orderId }: { subscriptionId: string; orderId: string }, { container }) => {
     const failed = await settlePeriod(container, subscriptionId, 1, async () => {
+      // .run(), not runAsStep: inside settlePeriod, whose failure is reported for the next run, not thrown; and the cancel stands (core releases the payment at the service)
       await cancelOrderWorkflow(container).run({ input: { order_id: orderId } })
       container.resolve(ContainerRegistrationKeys.LOGGER).info(`medusa-payment-tw: cancelled order ${orderId}: the first charge of subscription ${subscriptionId} failed or the subscription ended`)
     })

@@ -44,6 +44,7 @@ async function captureFirstOrder(container: MedusaContainer, { providerKey, sess
       attestation: api.attestor.seal({ sessionId, serviceId: period.transactionId, amount: period.amount, status: "charged" }),
     },
   })
+  // .run(), not runAsStep: inside settlePeriod, whose failure is reported for the next run, not thrown; and the capture of the service's money is never undone
   await authorizePaymentSessionForOrderWorkflow(container).run({ input: { payment_session_id: sessionId } })
 }
 

@@ -10,6 +10,7 @@ export const learnServiceNumberStep = createStep("learn-tw-subscription-number",
     throw alreadyOver(row)
   }
   if (!row.service_subscription_id && row.status !== "pending") {
+    // .run(), not runAsStep: the sync takes the subscription's lock (a sub-workflow skips it), and what it learned stands if the cancel then fails
     await processTwSubscriptionWorkflow(container).run({ input: { subscriptionId: id, findNumber: true } })
   }
   return new StepResponse(undefined)

@@ -106,6 +106,7 @@ export const createTwRenewalOrderStep = createStep(
       return new StepResponse<{ orderId: string }, string | null>({ orderId: existing }, null)
     }
     const first = await loadFirstOrder(container, firstOrderId)
+    // .run(), not runAsStep: made only when the period has no order yet, and its undo keeps an order whose payment was captured, which core's compensation would delete
     const { result: order } = await createOrderWorkflow(container).run({
       input: {
         region_id: first.region_id,

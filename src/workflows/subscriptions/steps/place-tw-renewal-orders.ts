@@ -38,6 +38,7 @@ export const placeTwRenewalOrdersStep = createStep(
           if (!row || !transaction) {
             throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `Period ${period.period} has no row or transaction in this read.`)
           }
+          // .run(), not runAsStep: one run per paid period, in a loop, each undone on its own; one out of stock is refunded, the others still run
           const { result, errors } = await createTwRenewalOrderWorkflow(container).run({
             input: { subscription, first_order_id: firstOrderId, period_id: row.id, period, transaction },
             throwOnError: false,

@@ -21,6 +21,7 @@ export interface PlacedFirstOrder {
  */
 async function placeFirstOrder(container: MedusaContainer, row: SubscriptionRow, data: Record<string, unknown>) {
   if (awaitsFirstCharge(data)) {
+    // .run(), not runAsStep: with throwOnError: false, a failed completion is checked against an order placed meanwhile; and core's cart lock, which a sub-workflow skips, is taken
     const { errors } = await completeCartWorkflow(container).run({ input: { id: row.cart_id }, throwOnError: false })
     if (errors?.length && !(await firstOrderOfCart(container, row.cart_id))) {
       throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, `Cart ${row.cart_id} of subscription ${row.id} could not be completed: ${errors[0].error?.message}`)
@@ -29,6 +30,7 @@ async function placeFirstOrder(container: MedusaContainer, row: SubscriptionRow,
   }
   const checkoutId = sessionSubscription(data)?.checkoutId
   if (checkoutId) {
+    // .run(), not runAsStep: the pipeline takes its cart lock (a sub-workflow skips it), and the order it places is the shopper's, standing if this sync fails later
     await processTwPaymentWorkflow(container).run({ input: { provider: row.provider_key, serviceId: checkoutId } })
   }
 }

@@ -12,6 +12,7 @@ import { processTwSubscriptionWorkflow } from "../process-tw-subscription"
  */
 export const syncReleasedCheckoutStep = createStep("sync-released-tw-subscription-checkout", async (id: string, { container }) => {
   try {
+    // .run(), not runAsStep: the sync takes the subscription's lock (a sub-workflow skips it), and its failure is logged, never failing the cancel
     await processTwSubscriptionWorkflow(container).run({ input: { subscriptionId: id } })
   } catch (error) {
     container.resolve(ContainerRegistrationKeys.LOGGER).warn(`medusa-payment-tw: subscription ${id} cancelled; the service is read again by the reconciliation: ${untrusted((error as Error).message, 300)}`)

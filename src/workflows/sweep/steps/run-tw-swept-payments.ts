@@ -26,9 +26,11 @@ export const runSweptPaymentsStep = createStep("run-tw-swept-payments", async ({
           return false // one read of a subscription covers all its periods
         }
         syncedInRun.add(subscription)
+        // .run(), not runAsStep: one sync per subscription the sweep found, in a loop, each under its own lock; its result stands whatever the sweep does next
         const { result } = await processTwSubscriptionWorkflow(container).run({ input: { subscriptionId: subscription } })
         return result.placed.length > 0
       }
+      // .run(), not runAsStep: one pipeline run per payment the sweep found, in a loop, each under its cart lock; a failure is counted, not thrown, and the result stands
       const { result } = await processTwPaymentWorkflow(container).run({ input: { provider, serviceId } })
       return result.decision.kind !== "ignore"
     },
