@@ -1,6 +1,13 @@
+import { metrics } from "@opentelemetry/api"
+import { MeterProvider, MetricReader, type ResourceMetrics } from "@opentelemetry/sdk-metrics"
 import { createHmac } from "node:crypto"
 import reconcileTwPayments from "../../src/jobs/reconcile-tw-payments"
+import { METRIC_NAMES } from "../../src/lib/metrics/payment-metrics"
+import type { HealthResponse } from "../../src/shared/health-views"
+import { checkTwPaymentsHealthWorkflow } from "../../src/workflows/health/check-tw-payments-health"
 import {
+  adminToken,
+  card,
   completeCart,
   confirmCard,
   control,
@@ -9,12 +16,14 @@ import {
   EMBEDDED_PROVIDER_ID,
   expectOneCapturedOrder,
   orderOfCart,
+  payPage,
   paymentsOf,
   quietEmbeddedWebhooks,
   seedStore,
   settle,
   startPayment,
   type Store,
+  SUCCESS_CARD,
   STOREFRONT,
   updateEmbeddedEndpoint,
   useSandbox,
@@ -30,6 +39,21 @@ const SUCCESS = "4242424242424242"
 const DECLINED = "4000000000000002"
 const THREE_DS = "4000000000003220"
 const PROCESSING = "4000000000007700"
+
+/** An OpenTelemetry reader the test collects from itself: no exporter, no collector. */
+class InMemoryReader extends MetricReader {
+  protected async onShutdown() {}
+  protected async onForceFlush() {}
+}
+
+/** The data points of one metric, with their attributes. */
+function pointsOf(collected: ResourceMetrics, name: string) {
+  return collected.scopeMetrics.flatMap((scope) => scope.metrics.filter((metric) => metric.descriptor.name === name).flatMap((metric) => metric.dataPoints as Array<{ attributes: Record<string, unknown>; value: unknown }>))
+}
+const sumOf = (collected: ResourceMetrics, name: string, attributes: Record<string, string>) =>
+  pointsOf(collected, name)
+    .filter((point) => Object.entries(attributes).every(([key, value]) => point.attributes[key] === value))
+    .reduce((sum, point) => sum + (typeof point.value === "number" ? point.value : (point.value as { count: number }).count), 0)
 
 /** Signs a body as the service does, with plain node:crypto (independent of the plugin's helper). */
 const sign = (body: string, secret: string, t = Math.floor(Date.now() / 1000)) =>
@@ -149,6 +173,64 @@ storeTestRunner({
 
         await reconcileTwPayments(getContainer(), { force: true })
         await expectOneCapturedOrder(getContainer(), cart.id, collectionId)
+      })
+    })
+
+    describe("payments health", () => {
+      it("counts one hosted and one embedded payment placed by their deliveries: the metrics move, the page shows them, and a bad signature warns once until it clears", async () => {
+        const reader = new InMemoryReader()
+        metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }))
+        const changes: unknown[] = []
+        checkTwPaymentsHealthWorkflow.hooks.paymentsHealthChanged((payload) => {
+          changes.push(payload)
+        })
+        try {
+          const hostedCart = await createCart(getContainer(), store, 910)
+          const hosted = await startPayment(api, store, hostedCart.id)
+          await payPage(hosted.session.data.checkoutUrl, card(SUCCESS_CARD))
+          await expectOneCapturedOrder(getContainer(), hostedCart.id, hosted.collectionId)
+          const embeddedCart = await createCart(getContainer(), store, 920)
+          const embedded = await start(embeddedCart.id)
+          await confirmCard(env.sandbox, embedded.session.data.clientSecret, SUCCESS)
+          await expectOneCapturedOrder(getContainer(), embeddedCart.id, embedded.collectionId)
+          await settle()
+
+          const { resourceMetrics } = await reader.collect()
+          expect(sumOf(resourceMetrics, METRIC_NAMES.payments, { provider: "hosted-checkout_hosted-checkout", outcome: "captured" })).toBe(1)
+          expect(sumOf(resourceMetrics, METRIC_NAMES.payments, { provider: "embedded-card_embedded-card", outcome: "captured" })).toBe(1)
+          expect(sumOf(resourceMetrics, METRIC_NAMES.deliveries, { kind: "notification", verdict: "verified" })).toBeGreaterThanOrEqual(1)
+          expect(sumOf(resourceMetrics, METRIC_NAMES.deliveries, { kind: "webhook", verdict: "verified" })).toBeGreaterThanOrEqual(1)
+          expect(sumOf(resourceMetrics, METRIC_NAMES.paymentToOrder, { path: "delivery" })).toBe(2)
+
+          const admin = await adminToken(api, getContainer())
+          const health = async () => (await api.get("/admin/tw-payments/health?window=hour", { headers: admin })).data as HealthResponse
+          const before = await health()
+          expect(before.figures.payments).toMatchObject({ captured: 2, awaiting: 0, failed: 0, refunded: 0 })
+          expect(before.figures.placements.delivery).toMatchObject({ count: 2, share: 1, p50: expect.any(Number), p95: expect.any(Number) })
+          expect(before.figures.placements.reconciliation.count).toBe(0)
+          expect(before.figures.deliveries.notification.verified).toBeGreaterThanOrEqual(1)
+          expect(before.figures.deliveries.webhook).toMatchObject({ verified: expect.any(Number), signature_failed: 0 })
+          expect(before.warnings).toEqual([])
+
+          // A delivery signed with a secret the store does not have (rotated at the service only).
+          const body = JSON.stringify({ id: "evt_rotated", type: "payment_intent.succeeded", data: { id: embedded.session.data.paymentIntentId } })
+          await api.post(EMBEDDED_HOOK_PATH, JSON.parse(body), { headers: { "content-type": "application/json", "svc-signature": sign(body, `whsec_${"r".repeat(48)}`) }, transformRequest: [() => body] })
+          await waitFor(async () => (await health()).figures.deliveries.webhook.signature_failed === 1, "the signature failure counted")
+
+          const started = await checkTwPaymentsHealthWorkflow(getContainer()).run({ input: {} })
+          expect(started.result.active).toEqual([{ rule: "webhook_signatures_failing", figure: 1, threshold: 1 }])
+          await checkTwPaymentsHealthWorkflow(getContainer()).run({ input: {} })
+          expect(changes).toEqual([{ started: [{ rule: "webhook_signatures_failing", figure: 1, threshold: 1 }], cleared: [], active: [{ rule: "webhook_signatures_failing", figure: 1, threshold: 1 }] }])
+          expect((await health()).warnings).toEqual([{ rule: "webhook_signatures_failing", figure: 1, threshold: 1, startedAt: expect.any(String) }])
+
+          // Past the rules' window (an hour by default) without another failure, it clears, once.
+          await checkTwPaymentsHealthWorkflow(getContainer()).run({ input: { now: Date.now() + 2 * 3_600_000 } })
+          expect(changes).toHaveLength(2)
+          expect(changes[1]).toEqual({ started: [], cleared: ["webhook_signatures_failing"], active: [] })
+          expect((await health()).warnings).toEqual([])
+        } finally {
+          metrics.disable()
+        }
       })
     })
 

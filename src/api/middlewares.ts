@@ -1,5 +1,5 @@
 import { authenticate, defineMiddlewares, validateAndTransformBody, validateAndTransformQuery } from "@medusajs/framework/http"
-import { AdminTwPaymentRemittance } from "./admin/tw-payments/validators"
+import { AdminTwPaymentRemittance, AdminTwPaymentsHealth } from "./admin/tw-payments/validators"
 import { AdminListTwRemittances, AdminRefundTwRemittance, remittanceListConfig } from "./admin/tw-remittances/validators"
 import { AdminCreateTwSubscriptionPlan, AdminUpdateTwSubscriptionPlan } from "./admin/tw-subscription-plans/validators"
 import { AdminCancelTwSubscription, AdminListTwSubscriptions } from "./admin/tw-subscriptions/validators"
@@ -98,6 +98,11 @@ export default defineMiddlewares({
       matcher: "/admin/tw-payments/:payment_id/remittance",
       method: ["POST"],
       middlewares: [validateAndTransformBody(AdminTwPaymentRemittance)],
+    },
+    {
+      matcher: "/admin/tw-payments/health",
+      method: ["GET"],
+      middlewares: [validateAndTransformQuery(AdminTwPaymentsHealth, {})],
     },
     {
       matcher: "/admin/tw-remittances",

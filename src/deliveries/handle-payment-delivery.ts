@@ -6,6 +6,8 @@ import { type DeliveryOutcome, handleDeliveryOnce } from "./delivery-claims"
 import { leftToSubscription } from "./left-to-subscription"
 import type { PluginProvider } from "../providers/plugin-providers"
 import { processTwPaymentWorkflow } from "../workflows/payments/process-tw-payment"
+import { recordTwDeliveryVerdictsWorkflow } from "../workflows/health/record-tw-delivery-verdicts"
+import type { DeliveryVerdict } from "../shared/health-views"
 
 /**
  * One notification or webhook of a plugin provider, handled once: verified
@@ -20,18 +22,38 @@ import { processTwPaymentWorkflow } from "../workflows/payments/process-tw-payme
  * forged notification can never mark the real one as a repeat, and the
  * bodies naming one id cost at most one read per delivery delay. A failure
  * marks nothing and is rethrown, so the caller can have it tried again.
+ * What became of it (accepted, verified or forged by its read, refused) is
+ * counted for the health page and the metrics (`record-tw-delivery-verdicts`).
  */
 export async function handlePaymentDelivery(
   container: MedusaContainer,
   provider: PluginProvider,
   payload: ProviderWebhookPayload["payload"],
-  { queuedElsewhere = false }: { queuedElsewhere?: boolean } = {}
+  options: { queuedElsewhere?: boolean } = {}
+): Promise<void> {
+  const verdicts: DeliveryVerdict[] = []
+  try {
+    await handleDelivery(container, provider, payload, options, verdicts)
+  } finally {
+    await recordVerdicts(container, provider, verdicts)
+  }
+}
+
+async function handleDelivery(
+  container: MedusaContainer,
+  provider: PluginProvider,
+  payload: ProviderWebhookPayload["payload"],
+  { queuedElsewhere = false }: { queuedElsewhere?: boolean },
+  verdicts: DeliveryVerdict[]
 ): Promise<void> {
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
   const delivery = provider.api.parseDelivery(payload)
   if (!delivery) {
+    const refusal = provider.api.refusal(payload)
+    verdicts.push(...(refusal ? [refusal] : []))
     return
   }
+  verdicts.push("accepted")
   if (await leftToSubscription(container, delivery)) {
     // Not claimed: `handleSubscriptionDelivery` handles it, on its own reads.
     logger.debug(`${provider.key}: delivery ${untrusted(delivery.key)} is a later period of a subscription: left to the subscription workflow`)
@@ -39,8 +61,10 @@ export async function handlePaymentDelivery(
   }
   const handle = async (): Promise<string[]> => {
     const { result } = await processTwPaymentWorkflow(container).run({
-      input: { provider: provider.key, serviceId: delivery.serviceId, refundId: delivery.refundId },
+      input: { provider: provider.key, serviceId: delivery.serviceId, refundId: delivery.refundId, via: "delivery" },
     })
+    // The read found what it names (an unsigned body that names nothing of this store was forged).
+    verdicts.push(result.status ? "verified" : "forged")
     if (delivery.signed) {
       return [delivery.key]
     }
@@ -68,4 +92,15 @@ export async function handlePaymentDelivery(
   } else if (outcome === "busy") {
     logger.info(`${provider.key}: delivery ${untrusted(delivery.key)} skipped: a repeat, or handled by another process (busy with this payment: the queued copy checks again)`)
   }
+}
+
+/** Counts a delivery's verdicts; a failure to count is logged, never the delivery's failure. */
+async function recordVerdicts(container: MedusaContainer, provider: PluginProvider, verdicts: DeliveryVerdict[]) {
+  if (!verdicts.length) {
+    return
+  }
+  const kind = provider.identifier === "embedded-card" ? "webhook" : "notification"
+  await recordTwDeliveryVerdictsWorkflow(container)
+    .run({ input: { provider: provider.key, kind, verdicts } })
+    .catch((error: Error) => container.resolve(ContainerRegistrationKeys.LOGGER).warn(`${provider.key}: counting a delivery failed: ${untrusted(error.message, 300)}`))
 }

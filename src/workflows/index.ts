@@ -9,3 +9,4 @@ export { cancelTwSubscriptionWorkflow, cancelTwSubscriptionWorkflowId, type Canc
 export { refundTwCancelledOrderWorkflow, refundTwCancelledOrderWorkflowId } from "./refunds/refund-tw-cancelled-order"
 export { finishTwRecordedRefundWorkflow, finishTwRecordedRefundWorkflowId } from "./refunds/finish-tw-recorded-refund"
 export { refundTwLatePaymentWorkflow, refundTwLatePaymentWorkflowId } from "./refunds/refund-tw-late-payment"
+export { checkTwPaymentsHealthWorkflow, checkTwPaymentsHealthWorkflowId } from "./health/check-tw-payments-health"

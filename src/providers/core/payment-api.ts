@@ -23,6 +23,11 @@ export interface PaymentObservation {
   returned: boolean
   /** The facts worth keeping on the session and payment. */
   facts: Record<string, unknown>
+  /**
+   * When the money was paid, as the service tells it: the hosted transaction's paid time; for an intent,
+   * which carries none, its creation (an upper bound of the wait for its order).
+   */
+  paidAt?: string
 }
 
 /** A session of this provider that no payment settled yet. */
@@ -69,6 +74,9 @@ export interface ListedPage {
 export const statusKey = (serviceId: string, status: string) => `${serviceId}:${status}`
 
 /** A notification or webhook reduced to what the pipeline acts on. */
+/** A delivery refused: naming nothing of this merchant or malformed, without a signature, or signed with no configured secret. */
+export type DeliveryRefusal = "forged" | "unsigned" | "signature_failed"
+
 export interface Delivery {
   /** Identifies the delivery across retries and duplicates. */
   key: string
@@ -103,6 +111,8 @@ export interface PaymentApi {
   readonly attestor: Attestor
   /** Verifies (embedded) and parses a delivery; undefined, logged, for one to ignore. */
   parseDelivery(payload: ProviderWebhookPayload["payload"]): Delivery | undefined
+  /** Why a delivery `parseDelivery` ignored was refused (for the health tallies), or undefined when it was only not the pipeline's. */
+  refusal(payload: ProviderWebhookPayload["payload"]): DeliveryRefusal | undefined
   /** One fresh read; undefined when the service does not know the id or it is not this merchant's. */
   observe(serviceId: string): Promise<PaymentObservation | undefined>
   /** Returns money paid for a session the store no longer uses, or says why it could not. */

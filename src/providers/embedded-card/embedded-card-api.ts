@@ -4,7 +4,7 @@ import { NotFoundError } from "../../lib/http"
 import { untrusted } from "../../lib/log"
 import { Attestor } from "../core/attestation"
 import { embeddedFailureCode } from "../core/shopper-error-codes"
-import type { Delivery, ListedPage, OrphanRefund, PaymentApi, PaymentObservation, UnsettledSession } from "../core/payment-api"
+import type { Delivery, DeliveryRefusal, ListedPage, OrphanRefund, PaymentApi, PaymentObservation, UnsettledSession } from "../core/payment-api"
 import type { ResolvedEmbeddedCardOptions } from "./options"
 import { type EmbeddedSessionData, readSessionData } from "./embedded-card-session-data"
 import { WEBHOOK_ACTION } from "./embedded-card-status-map"
@@ -60,6 +60,12 @@ export class EmbeddedCardApi implements PaymentApi {
     return { key: event.id, serviceId: (event.data as PaymentIntent).id, signed: true }
   }
 
+  /** A webhook is refused only for its signature: none at all, or one no configured secret made. */
+  refusal(payload: ProviderWebhookPayload["payload"]): DeliveryRefusal | undefined {
+    const header = payload.headers?.[SIGNATURE_HEADER.toLowerCase()]
+    return typeof header === "string" && header ? "signature_failed" : "unsigned"
+  }
+
   async observe(intentId: string): Promise<PaymentObservation | undefined> {
     let intent: PaymentIntent
     try {
@@ -89,6 +95,7 @@ export class EmbeddedCardApi implements PaymentApi {
       action: WEBHOOK_ACTION[intent.status],
       paid: intent.status === "succeeded",
       returned: refunded > 0,
+      paidAt: intent.status === "succeeded" ? new Date(intent.created * 1000).toISOString() : undefined,
       facts: {
         status: intent.status,
         ...(intent.lastPaymentError ? { lastPaymentError: intent.lastPaymentError.code } : {}),

@@ -3,7 +3,7 @@ import { HostedCheckoutClient, type HostedNotification, PAGE_VALIDITY_MS, parseN
 import { InvalidRequestError, NotFoundError } from "../../lib/http"
 import { untrusted } from "../../lib/log"
 import { Attestor } from "../core/attestation"
-import { type Delivery, type ListedPage, type OrphanRefund, type PaymentApi, type PaymentObservation, statusKey, type UnsettledSession } from "../core/payment-api"
+import { type Delivery, type DeliveryRefusal, type ListedPage, type OrphanRefund, type PaymentApi, type PaymentObservation, statusKey, type UnsettledSession } from "../core/payment-api"
 import type { ResolvedHostedCheckoutOptions } from "./options"
 import { hostedDeps } from "./provider-deps"
 import { refundTransaction } from "./refund-transaction"
@@ -47,18 +47,16 @@ export class HostedCheckoutApi implements PaymentApi {
   }
 
   parseDelivery(payload: ProviderWebhookPayload["payload"]): Delivery | undefined {
-    let notification: HostedNotification
-    try {
-      notification = parseNotification(payload.rawData?.length ? payload.rawData : payload.data)
-    } catch (error) {
-      this.logger.warn(`hosted-checkout: ignored a malformed notification: ${untrusted((error as Error).message, 300)}`)
+    const { notification, error } = this.notificationOf(payload)
+    if (!notification) {
+      this.logger.warn(`hosted-checkout: ignored a malformed notification: ${untrusted(error ?? "", 300)}`)
       return undefined
     }
     // Refund and recurring notifications are re-read where they matter (admin refund view, subscriptions).
     if (notification.purpose !== "charge") {
       return undefined
     }
-    if (!transactionIdSchema.safeParse(notification.id).success || notification.merchantId !== this.options.merchantId) {
+    if (!this.ofThisMerchant(notification)) {
       this.logger.warn(`hosted-checkout: ignored a notification for ${untrusted(notification.id)}: not a transaction of this merchant`)
       return undefined
     }
@@ -71,6 +69,24 @@ export class HostedCheckoutApi implements PaymentApi {
       delivery.subscriptionSession = session
     }
     return delivery
+  }
+
+  /** Unsigned notifications can only be forged: malformed, or naming no transaction of this merchant. */
+  refusal(payload: ProviderWebhookPayload["payload"]): DeliveryRefusal | undefined {
+    const { notification } = this.notificationOf(payload)
+    return !notification || (notification.purpose === "charge" && !this.ofThisMerchant(notification)) ? "forged" : undefined
+  }
+
+  private notificationOf(payload: ProviderWebhookPayload["payload"]): { notification?: HostedNotification; error?: string } {
+    try {
+      return { notification: parseNotification(payload.rawData?.length ? payload.rawData : payload.data) }
+    } catch (error) {
+      return { error: (error as Error).message }
+    }
+  }
+
+  private ofThisMerchant(notification: HostedNotification): boolean {
+    return transactionIdSchema.safeParse(notification.id).success && notification.merchantId === this.options.merchantId
   }
 
   async observe(transactionId: string): Promise<PaymentObservation | undefined> {
@@ -107,6 +123,7 @@ export class HostedCheckoutApi implements PaymentApi {
       action: WEBHOOK_ACTION[tx.status],
       paid: PAID.has(tx.status),
       returned: REFUND_STATES.has(tx.status) || Number(tx.refundAmount ?? 0) > 0,
+      paidAt: tx.paidAt,
       facts: transactionFacts(tx),
     }
   }

@@ -1,6 +1,9 @@
 import { authorizePaymentSessionStep, acquireLockStep, releaseLockStep } from "@medusajs/medusa/core-flows"
 import { createWorkflow, transform, when, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
+import { PaymentActions } from "@medusajs/framework/utils"
 import { randomUUID } from "node:crypto"
+import { recordOrderPlacementStep } from "../health/steps/record-tw-order-placement"
+import { tallyFailedPaymentStep } from "../health/steps/tally-tw-failed-payment"
 import type { Decision } from "./decisions/payment-decision"
 import { adoptAwaitedPaymentStep } from "./steps/adopt-tw-awaited-payment"
 import { cancelAwaitingOrderStep } from "./steps/cancel-tw-awaiting-order"
@@ -24,6 +27,8 @@ export interface ProcessTwPaymentInput {
   serviceId: string
   /** A refund that changed, for refund events. */
   refundId?: string
+  /** Who runs it, kept with an order it places: a notification or webhook, or (the default) the reconciliation. */
+  via?: "delivery" | "reconciliation"
 }
 
 type Applied = Extract<Decision, { kind: "apply" }>
@@ -135,6 +140,23 @@ export const processTwPaymentWorkflow = createWorkflow(processTwPaymentWorkflowI
   const orderId = when("tw-complete-cart", { decision }, ({ decision }) => isApply(decision) && decision.completeCart).then(() => {
     const completion = transform({ facts, session }, ({ facts, session }) => ({ ...facts, cartId: session?.cartId ?? "" }))
     return completePaidCartStep(completion)
+  })
+
+  // How the order was placed and how long after the payment, for the health page and the metrics.
+  when("tw-record-placement", { orderId }, ({ orderId }) => !!orderId).then(() => {
+    const placement = transform({ input, orderId, observation }, ({ input, orderId, observation }) => ({
+      orderId: orderId!,
+      path: input.via ?? ("reconciliation" as const),
+      override: true,
+      paidAt: observation?.paidAt,
+    }))
+    recordOrderPlacementStep(placement)
+  })
+  const failed = transform({ decision, observation }, ({ decision, observation }) =>
+    isApply(decision) && decision.record && (observation?.action === PaymentActions.FAILED || observation?.action === PaymentActions.CANCELED)
+  )
+  when("tw-tally-failed-payment", { failed }, ({ failed }) => failed).then(() => {
+    tallyFailedPaymentStep({ provider: input.provider })
   })
 
   when("tw-record-refund", { input, session }, ({ input, session }) => !!input.refundId && !!session).then(() => {

@@ -4,6 +4,7 @@ import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { completeCartWorkflow } from "@medusajs/medusa/core-flows"
 import pLimit from "p-limit"
 import { setTimeout as sleep } from "node:timers/promises"
+import { markPipelinePlacing } from "../../../health/pipeline-placements"
 import { untrusted } from "../../../lib/log"
 import type { PaymentObservation } from "../../../providers/core/payment-api"
 import { cannotFulfil } from "../decisions/cannot-fulfil"
@@ -47,6 +48,8 @@ export async function placedOrder(container: MedusaContainer, cartId: string): P
  */
 export const completePaidCartStep = createStep("complete-tw-paid-cart", async ({ cartId, sessionId, provider, observation }: CompletePaidCartInput, { container }) => {
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+  // Its `order.placed` is left to this run's own placement record (process-tw-payment).
+  markPipelinePlacing(cartId)
   let lastError = "unknown error"
   for (let attempt = 0; attempt <= RETRY_DELAYS_MS.length; attempt++) {
     if (attempt > 0) {

@@ -1,0 +1,72 @@
+import { HEALTH_RULES, type HealthRule, type PlacementPath } from "../../../shared/health-views"
+
+/** What the rules look at, read by the health check (`load-tw-health-readings`). Times in ms since the epoch. */
+export interface HealthReadings {
+  now: number
+  /** How the latest orders of the rules' window were placed, newest first (at most `reconciledOrders`). */
+  latestPaths: PlacementPath[]
+  /** Webhooks of the rules' window refused for their signature: unsigned or matching no secret. */
+  signatureFailures: number
+  oldestAwaitedRefund: number | null
+  oldestRemittanceDue: number | null
+  oldestOpenCharge: number | null
+}
+
+/** The thresholds (the `health` options, `health-options.ts`). */
+export interface HealthThresholds {
+  reconciledShare: number
+  minOrders: number
+  signatureFailures: number
+  refundMinutes: number
+  remittanceDays: number
+  openChargeMinutes: number
+}
+
+export interface RuleVerdict {
+  rule: HealthRule
+  figure: number
+  threshold: number
+}
+
+type Rule = (readings: HealthReadings, thresholds: HealthThresholds) => Omit<RuleVerdict, "rule"> | null
+
+const MINUTE = 60_000
+const DAY = 86_400_000
+
+/** Whole units an instant is older than now, or null. */
+const age = (now: number, since: number | null, unit: number) => (since === null ? null : Math.floor((now - since) / unit))
+
+function olderThan(now: number, since: number | null, unit: number, threshold: number) {
+  const figure = age(now, since, unit)
+  return figure !== null && figure >= threshold ? { figure, threshold } : null
+}
+
+/** Every rule, by id: the table is exhaustive, so a new rule id cannot go unevaluated. */
+const RULES: Record<HealthRule, Rule> = {
+  notifications_missing: ({ latestPaths }, { reconciledShare, minOrders }) => {
+    if (latestPaths.length < minOrders) {
+      return null
+    }
+    const share = latestPaths.filter((path) => path === "reconciliation").length / latestPaths.length
+    return share > reconciledShare ? { figure: Math.round(share * 100), threshold: Math.round(reconciledShare * 100) } : null
+  },
+  webhook_signatures_failing: ({ signatureFailures }, { signatureFailures: threshold }) =>
+    signatureFailures >= threshold ? { figure: signatureFailures, threshold } : null,
+  refunds_failing: ({ now, oldestAwaitedRefund }, { refundMinutes }) => olderThan(now, oldestAwaitedRefund, MINUTE, refundMinutes),
+  remittances_overdue: ({ now, oldestRemittanceDue }, { remittanceDays }) => olderThan(now, oldestRemittanceDue, DAY, remittanceDays),
+  saved_card_outcomes_open: ({ now, oldestOpenCharge }, { openChargeMinutes }) => olderThan(now, oldestOpenCharge, MINUTE, openChargeMinutes),
+}
+
+/** The warnings the readings call for, in the rules' order. */
+export function evaluateHealth(readings: HealthReadings, thresholds: HealthThresholds): RuleVerdict[] {
+  return HEALTH_RULES.flatMap((rule) => {
+    const verdict = RULES[rule](readings, thresholds)
+    return verdict ? [{ rule, ...verdict }] : []
+  })
+}
+
+/** Which warnings start and which clear, against those on before. */
+export function healthChanges(verdicts: RuleVerdict[], wasOn: HealthRule[]): { started: RuleVerdict[]; cleared: HealthRule[] } {
+  const on = new Set(verdicts.map((verdict) => verdict.rule))
+  return { started: verdicts.filter((verdict) => !wasOn.includes(verdict.rule)), cleared: wasOn.filter((rule) => !on.has(rule)) }
+}
