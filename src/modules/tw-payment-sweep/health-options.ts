@@ -27,16 +27,8 @@ export const healthOptionsSchema = z
     openChargeMinutes: positive("minutes").default(30),
   })
   .strict()
-  .default({
-    windowMinutes: 60,
-    reconciledShare: 0.5,
-    reconciledOrders: 20,
-    minOrders: 3,
-    signatureFailures: 1,
-    refundMinutes: 60,
-    remittanceDays: 3,
-    openChargeMinutes: 30,
-  })
+  // No `health` at all: every default, as for an empty object.
+  .prefault({})
 
 export type HealthOptions = z.output<typeof healthOptionsSchema>
 
