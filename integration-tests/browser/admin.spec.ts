@@ -113,7 +113,7 @@ describe("the admin's pages and widgets", () => {
     console.log(`[admin browser] store ${timings.store} ms, shopper data ${timings.data} ms, pages ${timings.pages} ms`)
   })
 
-  it("shows the subscriptions list and detail, the customer's saved cards and subscriptions, the order's subscription and payment, the variant's plans, and refunds a remittance due", async () => {
+  it("shows the subscriptions list and detail, the customer's saved cards and subscriptions, the order's subscription and payment, the variant's plans, the payments health in both languages, and refunds a remittance due", async () => {
     const started = Date.now()
     const page = await browser.newPage()
     // The first page compiles the admin's modules (Vite dev middleware): slow on a loaded machine.
@@ -177,6 +177,30 @@ describe("the admin's pages and widgets", () => {
       expect(await text(page, "tw-variant-plan-row")).toMatch(new RegExp(`${data.planTitle}[\\s\\S]*Monthly[\\s\\S]*12[\\s\\S]*at checkout`))
       await expect(page.getByRole("switch", { name: `Offer ${data.planTitle}` }).getAttribute("aria-checked")).resolves.toBe("true")
       await shot("variant")
+
+      // Payments health: the last hour's figures the shopper's flows made, in English, then in 繁體中文.
+      await page.goto(`${app}/tw-payments-health?window=hour`)
+      await page.getByRole("heading", { level: 1, name: "Payments health" }).waitFor()
+      await page.getByTestId("tw-health-payments").waitFor()
+      expect(await text(page, "tw-health-payments-captured")).toMatch(/^Captured\s+[1-9]/)
+      expect(await text(page, "tw-health-placements")).toContain("100%")
+      expect(await text(page, "tw-health-deliveries-notification")).toMatch(/^Notifications \(hosted\)\s+[1-9]\d*\s+[1-9]/)
+      expect(await text(page, "tw-health-remittances-due")).toMatch(new RegExp(`^Due for remittance\\s+1 · NT\\$${Number(data.remittance.amount).toLocaleString("en-US")}`))
+      await shot("payments-health")
+      // The dashboard's language detector reads the `lng` cookie, then local storage.
+      const language = async (lng: string) => {
+        await page.context().addCookies([{ name: "lng", value: lng, url: store.url }])
+        await page.evaluate((value) => localStorage.setItem("lng", value), lng)
+      }
+      await language("zhTW")
+      await page.reload()
+      await page.getByRole("heading", { level: 1, name: "金流健康" }).waitFor()
+      await page.getByTestId("tw-health-payments").waitFor()
+      expect(await text(page, "tw-health-payments-captured")).toMatch(/^已請款\s+[1-9]/)
+      expect(await text(page, "tw-health-deliveries-notification")).toMatch(/^付款通知（導轉付款）\s+[1-9]\d*\s+[1-9]/)
+      expect(await text(page, "tw-health-remittances-due")).toMatch(/^待匯款退還\s+1 · /)
+      await shot("payments-health-zh-tw")
+      await language("en")
 
       // Remittances: the code paid for a dropped session, refunded to the account typed in the drawer.
       const r = data.remittance

@@ -16,4 +16,5 @@ export const twQueryKeys = {
   payment: (paymentId: string) => [ROOT, "payments", paymentId] as const,
   remittances: [ROOT, "remittances"] as const,
   remittanceList: (query: Record<string, string | number>) => [...twQueryKeys.remittances, "list", query] as const,
+  health: (window: string) => [ROOT, "health", window] as const,
 }

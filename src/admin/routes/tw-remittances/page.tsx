@@ -1,8 +1,9 @@
 import { defineRouteConfig } from "@medusajs/admin-sdk"
 import { ArrowUturnLeft } from "@medusajs/icons"
-import { Badge, Container, Heading, Table, Text } from "@medusajs/ui"
+import { Container, Table, Text } from "@medusajs/ui"
 import { useTranslation } from "react-i18next"
 import { useSearchParams } from "react-router-dom"
+import { PageHeader } from "../../components/page-header"
 import { RefundRemittanceDrawer } from "../../components/refund-remittance-drawer"
 import { useRemittanceList } from "../../hooks/remittances"
 import { formatAmount, formatDateTime } from "../../lib/subscription-format"
@@ -26,23 +27,13 @@ const RemittancesPage = () => {
 
   return (
     <Container className="divide-y p-0" data-testid="tw-remittances">
-      <div className="flex items-start justify-between gap-x-4 px-6 py-4">
-        <div>
-          <Heading level="h1">{t("twPayment.remittances.title")}</Heading>
-          <Text size="small" className="text-ui-fg-subtle">
-            {t("twPayment.remittances.description")}
-          </Text>
-        </div>
-        <div className="flex gap-x-2">
-          {(["due", "refunded"] as const).map((value) => (
-            <Badge key={value} asChild color={value === status ? "blue" : "grey"} size="small">
-              <button type="button" onClick={() => go({ status: value })}>
-                {t(`twPayment.remittances.status.${value}`)}
-              </button>
-            </Badge>
-          ))}
-        </div>
-      </div>
+      <PageHeader
+        title={t("twPayment.remittances.title")}
+        description={t("twPayment.remittances.description")}
+        choices={(["due", "refunded"] as const).map((value) => ({ value, label: t(`twPayment.remittances.status.${value}`) }))}
+        chosen={status}
+        onChoose={(value) => go({ status: value })}
+      />
       {list.error ? (
         <Text className="text-ui-fg-error px-6 py-4">{list.error.message}</Text>
       ) : !rows.length && !list.isLoading ? (
