@@ -170,7 +170,8 @@ module.exports = defineConfig({
     },
     // Subscriptions and the sweep's cursor: a store that installed the package gets these modules from the plugin itself.
     { resolve: "./src/modules/tw-subscription" },
-    { resolve: "./src/modules/tw-payment-sweep" },
+    // Its options are the payments health rules' thresholds (docs/operations.md#payments-health); tests set them in TW_HEALTH_OPTIONS (JSON).
+    { resolve: "./src/modules/tw-payment-sweep", options: { health: process.env.TW_HEALTH_OPTIONS ? JSON.parse(process.env.TW_HEALTH_OPTIONS) : undefined } },
     // Saved cards: a store that installed the package gets it from the plugin, with the plugin's options.
     { resolve: "./src/modules/tw-saved-card", options: cardTokenKeys() },
     ...(redisUrl ? productionModules(redisUrl) : []),

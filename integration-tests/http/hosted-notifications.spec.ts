@@ -1,5 +1,7 @@
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { HostedCheckoutClient } from "../../src/lib/hosted"
 import reconcileTwPayments from "../../src/jobs/reconcile-tw-payments"
+import { checkTwPaymentsHealthWorkflow } from "../../src/workflows/health/check-tw-payments-health"
 import {
   card,
   control,
@@ -22,6 +24,8 @@ import { storeTestRunner } from "../helpers/store-runner"
 jest.setTimeout(180_000)
 // The scheduled reconciliation would settle what these tests leave unsettled on purpose; they run it themselves.
 process.env.TW_RECONCILIATION = "off"
+// The health rules judge the latest 2 orders (medusa-config.ts passes these as the plugin's `health` option).
+process.env.TW_HEALTH_OPTIONS = JSON.stringify({ reconciledOrders: 2, minOrders: 2 })
 const env = useSandbox()
 
 storeTestRunner({
@@ -77,6 +81,43 @@ storeTestRunner({
         // Running it again (or a late notification) changes nothing.
         await reconcileTwPayments(getContainer(), { force: true })
         expect(await paymentsOf(getContainer(), collectionId)).toHaveLength(1)
+      })
+
+      it("notifications dropped: the health warning starts once, with one log line and one hook run, and clears once they flow again", async () => {
+        const changes: Array<{ started: Array<{ rule: string }>; cleared: string[] }> = []
+        checkTwPaymentsHealthWorkflow.hooks.paymentsHealthChanged((payload) => {
+          changes.push(payload)
+        })
+        const warn = jest.spyOn(getContainer().resolve(ContainerRegistrationKeys.LOGGER), "warn")
+        const check = async () => (await checkTwPaymentsHealthWorkflow(getContainer()).run({ input: {} })).result.active.map((warning) => warning.rule)
+        try {
+          await control(env.sandbox, "POST", "/faults", { kind: "drop", purpose: "charge", count: 20 })
+          const dropped = [await paidWithoutReturn(810), await paidWithoutReturn(820)]
+          await settle()
+          await reconcileTwPayments(getContainer(), { force: true })
+          for (const { cart, collectionId } of dropped) {
+            await expectOneCapturedOrder(getContainer(), cart.id, collectionId)
+          }
+          expect(await check()).toEqual(["notifications_missing"])
+          expect(await check()).toEqual(["notifications_missing"])
+          expect(changes).toEqual([{ started: [{ rule: "notifications_missing", figure: 100, threshold: 50 }], cleared: [], active: [{ rule: "notifications_missing", figure: 100, threshold: 50 }] }])
+          const started = warn.mock.calls.filter(([line]) => String(line).startsWith("medusa-payment-tw health: notifications_missing started"))
+          expect(started).toHaveLength(1)
+          expect(String(started[0][0])).toContain("notifications are not reaching /hooks/payment/")
+
+          // Notifications flow again: the next orders are placed by them, and the warning clears.
+          await control(env.sandbox, "DELETE", "/faults")
+          for (const amount of [830, 840]) {
+            const { cart, collectionId } = await paidWithoutReturn(amount)
+            await expectOneCapturedOrder(getContainer(), cart.id, collectionId)
+          }
+          await settle()
+          expect(await check()).toEqual([])
+          expect(changes).toHaveLength(2)
+          expect(changes[1]).toEqual({ started: [], cleared: ["notifications_missing"], active: [] })
+        } finally {
+          warn.mockRestore()
+        }
       })
 
       it("reconciliation also recovers a dropped cvs expiry and cancels the awaiting order", async () => {
