@@ -34,7 +34,9 @@ const say = (line: string) => console.log(`[health ${((Date.now() - started) / 1
 const SEED = [
   `insert into payment_collection (id, currency_code, amount, raw_amount, status) values ('pay_col_bench', 'twd', 100, '{"value":"100","precision":20}', 'completed')`,
   `insert into payment (id, amount, raw_amount, currency_code, provider_id, payment_collection_id, payment_session_id, data, captured_at, created_at, updated_at)
-   select 'pay_bench_' || i, 100, '{"value":"100","precision":20}', 'twd', case when i % 3 = 0 then $3 else $2 end, 'pay_col_bench', 'payses_bench_' || i, '{}',
+   select 'pay_bench_' || i, 100, '{"value":"100","precision":20}', 'twd', case when i % 3 = 0 then $3 else $2 end, 'pay_col_bench', 'payses_bench_' || i,
+          case when i % 3 = 0 then jsonb_build_object('session_id', 'payses_bench_' || i, 'paymentIntentId', 'pi_bench_' || i, 'amount', 100, 'refunds', jsonb_build_array())
+               else jsonb_build_object('session_id', 'payses_bench_' || i, 'transactionId', 'tx_bench_' || i, 'transactionHid', 'HIDB' || i, 'amount', 100) end,
           now() - (i % 10080) * interval '1 minute', now() - (i % 10080) * interval '1 minute', now()
    from generate_series(1, $1::int) as i`,
   `insert into tw_order_placement (id, order_id, provider_key, path, awaiting, paid_at, placed_at, seconds)
@@ -72,20 +74,22 @@ async function main() {
       for (const window of HEALTH_WINDOWS) {
         const times: number[] = []
         let captured = 0
+        let refunded = 0
         for (let round = 0; round <= ROUNDS; round++) {
           const t0 = performance.now()
-          const answer = await requestJson<{ figures: { payments: { captured: number } } }>(`${store.url}/admin/tw-payments/health?window=${window}`, { headers }, `health ${window}`)
+          const answer = await requestJson<{ figures: { payments: { captured: number; refunded: number } } }>(`${store.url}/admin/tw-payments/health?window=${window}`, { headers }, `health ${window}`)
           // The first round warms the route and the database's caches.
           if (round > 0) {
             times.push(performance.now() - t0)
           }
           captured = answer.data.figures.payments.captured
+          refunded = answer.data.figures.payments.refunded
         }
-        rows.push([window, String(captured), fmt(percentile(times, 50) ?? Number.NaN, 1), fmt(percentile(times, 95) ?? Number.NaN, 1), fmt(Math.max(...times), 1)])
+        rows.push([window, String(captured), String(refunded), fmt(percentile(times, 50) ?? Number.NaN, 1), fmt(percentile(times, 95) ?? Number.NaN, 1), fmt(Math.max(...times), 1)])
       }
       console.log("")
       console.log(`health  N=${N} payments  ${ROUNDS} rounds a window  (GET /admin/tw-payments/health; ${new Date().toISOString().slice(0, 10)})`)
-      console.log(textTable(["window", "captured", "p50 ms", "p95 ms", "max ms"], rows))
+      console.log(textTable(["window", "captured", "refunded", "p50 ms", "p95 ms", "max ms"], rows))
       console.log(`report: ${shown(OUT)}`)
     } finally {
       await store.stop()

@@ -1,5 +1,5 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { TW_PAYMENT_SWEEP_MODULE, type TwPaymentSweepModuleService } from "../modules/tw-payment-sweep"
 import { TW_SAVED_CARD_MODULE, type TwSavedCardModuleService } from "../modules/tw-saved-card"
 import { TW_SUBSCRIPTION_MODULE, type TwSubscriptionModuleService } from "../modules/tw-subscription"
@@ -22,31 +22,41 @@ import {
 export const REFUND_CALL_MS = 5 * 60_000
 /** Refunds looked at for those awaited: the reconciliation finishes them within this time. */
 const REFUND_LOOKBACK_MS = 7 * 86_400_000
-/** At most this many refunds are read per view (newest first). */
-const REFUND_READ_LIMIT = 2_000
+/** At most this many refunds are read for those awaited, newest first. */
+const REFUND_READ_LIMIT = 200
 
 const sweep = (container: MedusaContainer) => container.resolve<TwPaymentSweepModuleService>(TW_PAYMENT_SWEEP_MODULE)
 
-/** Refunds of the plugin's payments: of the window, and those the service has not confirmed yet (with the oldest). */
+/** Whether the payment's data holds the refund; data the provider cannot read (not its own payment's) holds it as far as this page can tell. */
+function heldBy(provider: PluginProvider, refundId: string, data: unknown): boolean {
+  try {
+    return provider.api.hasRefund(refundId, (data ?? {}) as Record<string, unknown>)
+  } catch {
+    return true
+  }
+}
+
+/**
+ * Refunds of the plugin's payments: how many in the window (a count), and, of the latest ones between 5 minutes
+ * and 7 days old, those the service has not confirmed (with the oldest).
+ */
 export async function refundFigures(container: MedusaContainer, providers: PluginProvider[], since: Date, now: number) {
   const byId = new Map(providers.map((provider) => [providerId(provider.key), provider]))
-  const refunds = await container.resolve(Modules.PAYMENT).listRefunds(
-    // The module filters refunds by their dates too; its filter type names only a few fields.
-    { created_at: { $gte: new Date(Math.min(since.getTime(), now - REFUND_LOOKBACK_MS)) } } as never,
-    { relations: ["payment"], take: REFUND_READ_LIMIT, order: { created_at: "DESC" } }
-  )
-  let refunded = 0
+  const ofPlugin = { provider_id: [...byId.keys()] }
+  const [refunded, { data }] = await Promise.all([
+    count(container, "refund", { created_at: { $gte: since }, payment: ofPlugin }),
+    container.resolve(ContainerRegistrationKeys.QUERY).graph({
+      entity: "refund",
+      fields: ["id", "amount", "created_at", "payment.provider_id", "payment.data"],
+      filters: { created_at: { $gte: new Date(now - REFUND_LOOKBACK_MS), $lte: new Date(now - REFUND_CALL_MS) }, payment: ofPlugin },
+      pagination: { take: REFUND_READ_LIMIT, skip: 0, order: { created_at: "DESC" } },
+    }),
+  ])
   const awaiting = { count: 0, amount: 0, oldest: null as Date | null }
-  for (const refund of refunds) {
+  for (const refund of data as Array<{ id: string; amount: unknown; created_at: string | Date; payment?: { provider_id: string; data?: unknown } | null }>) {
     const provider = byId.get(refund.payment?.provider_id ?? "")
-    if (!provider) {
-      continue
-    }
-    const created = new Date(refund.created_at as Date | string)
-    if (created >= since) {
-      refunded += 1
-    }
-    if (now - created.getTime() > REFUND_CALL_MS && !provider.api.hasRefund(refund.id, (refund.payment.data ?? {}) as Record<string, unknown>)) {
+    if (provider && !heldBy(provider, refund.id, refund.payment?.data)) {
+      const created = new Date(refund.created_at)
       awaiting.count += 1
       awaiting.amount += Number(refund.amount)
       awaiting.oldest = !awaiting.oldest || created < awaiting.oldest ? created : awaiting.oldest
