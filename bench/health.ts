@@ -7,15 +7,12 @@
  *
  * `node --import tsx bench/health.ts [--n 100000] [--rounds 20] [--out FILE]`
  */
-import { chmod, mkdtemp, rm } from "node:fs/promises"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { parseArgs } from "node:util"
-import { startPostgres } from "../scripts/postgres"
 import { HEALTH_WINDOWS } from "../src/shared/health-views"
 import { percentile } from "./percentiles"
 import { defaultOutPath, keepReport, shown } from "./report-file"
-import { EMBEDDED_PROVIDER, HOSTED_PROVIDER, requestJson, startBenchStore } from "./store"
+import { EMBEDDED_PROVIDER, HOSTED_PROVIDER, requestJson } from "./store"
+import { runHarness, withScratchStore } from "./scratch-store"
 import { fmt, textTable } from "./text-table"
 
 const { values } = parseArgs({ options: { n: { type: "string", default: "100000" }, rounds: { type: "string", default: "20" }, out: { type: "string" } } })
@@ -57,53 +54,36 @@ const SEED = [
 
 async function main() {
   keepReport(OUT)
-  const dir = await mkdtemp(join(tmpdir(), "mptw-health-"))
-  await chmod(dir, 0o755)
-  const postgres = await startPostgres({ dir: join(dir, "pg") })
-  try {
-    const store = await startBenchStore({ profile: "default", postgres, dir, stock: 1000, admin: ADMIN, env: { TW_RECONCILIATION: "off" }, say })
-    try {
-      say(`seeding ${N} payments, their placements, a week of delivery tallies, ${Math.floor(N / 100)} refunds`)
-      for (const statement of SEED) {
-        const params = [N, HOSTED_PROVIDER, EMBEDDED_PROVIDER].slice(0, Math.max(0, ...[...statement.matchAll(/\$(\d)/g)].map((m) => Number(m[1]))))
-        await store.sql(statement, params)
-      }
-      const { data } = await requestJson<{ token: string }>(`${store.url}/auth/user/emailpass`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(ADMIN) }, "admin login")
-      const headers = { authorization: `Bearer ${data.token}` }
-      const rows: string[][] = []
-      for (const window of HEALTH_WINDOWS) {
-        const times: number[] = []
-        let captured = 0
-        let refunded = 0
-        for (let round = 0; round <= ROUNDS; round++) {
-          const t0 = performance.now()
-          const answer = await requestJson<{ figures: { payments: { captured: number; refunded: number } } }>(`${store.url}/admin/tw-payments/health?window=${window}`, { headers }, `health ${window}`)
-          // The first round warms the route and the database's caches.
-          if (round > 0) {
-            times.push(performance.now() - t0)
-          }
-          captured = answer.data.figures.payments.captured
-          refunded = answer.data.figures.payments.refunded
-        }
-        rows.push([window, String(captured), String(refunded), fmt(percentile(times, 50) ?? Number.NaN, 1), fmt(percentile(times, 95) ?? Number.NaN, 1), fmt(Math.max(...times), 1)])
-      }
-      console.log("")
-      console.log(`health  N=${N} payments  ${ROUNDS} rounds a window  (GET /admin/tw-payments/health; ${new Date().toISOString().slice(0, 10)})`)
-      console.log(textTable(["window", "captured", "refunded", "p50 ms", "p95 ms", "max ms"], rows))
-      console.log(`report: ${shown(OUT)}`)
-    } finally {
-      await store.stop()
+  await withScratchStore("health", { profile: "default", stock: 1000, admin: ADMIN, env: { TW_RECONCILIATION: "off" }, say }, async (store) => {
+    say(`seeding ${N} payments, their placements, a week of delivery tallies, ${Math.floor(N / 100)} refunds`)
+    for (const statement of SEED) {
+      const params = [N, HOSTED_PROVIDER, EMBEDDED_PROVIDER].slice(0, Math.max(0, ...[...statement.matchAll(/\$(\d)/g)].map((m) => Number(m[1]))))
+      await store.sql(statement, params)
     }
-  } finally {
-    await postgres.pg.stop().catch(() => undefined)
-    await rm(dir, { recursive: true, force: true })
-  }
+    const { data } = await requestJson<{ token: string }>(`${store.url}/auth/user/emailpass`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(ADMIN) }, "admin login")
+    const headers = { authorization: `Bearer ${data.token}` }
+    const rows: string[][] = []
+    for (const window of HEALTH_WINDOWS) {
+      const times: number[] = []
+      let captured = 0
+      let refunded = 0
+      for (let round = 0; round <= ROUNDS; round++) {
+        const t0 = performance.now()
+        const answer = await requestJson<{ figures: { payments: { captured: number; refunded: number } } }>(`${store.url}/admin/tw-payments/health?window=${window}`, { headers }, `health ${window}`)
+        // The first round warms the route and the database's caches.
+        if (round > 0) {
+          times.push(performance.now() - t0)
+        }
+        captured = answer.data.figures.payments.captured
+        refunded = answer.data.figures.payments.refunded
+      }
+      rows.push([window, String(captured), String(refunded), fmt(percentile(times, 50) ?? Number.NaN, 1), fmt(percentile(times, 95) ?? Number.NaN, 1), fmt(Math.max(...times), 1)])
+    }
+    console.log("")
+    console.log(`health  N=${N} payments  ${ROUNDS} rounds a window  (GET /admin/tw-payments/health; ${new Date().toISOString().slice(0, 10)})`)
+    console.log(textTable(["window", "captured", "refunded", "p50 ms", "p95 ms", "max ms"], rows))
+    console.log(`report: ${shown(OUT)}`)
+  })
 }
 
-main().then(
-  () => process.exit(0),
-  (error) => {
-    console.error(`[health] harness failure: ${error instanceof Error ? (error.stack ?? error.message) : error}`)
-    process.exit(1)
-  }
-)
+runHarness("health", main)

@@ -11,14 +11,11 @@
  * `npm run bench:sku-lock -- [--profile default|production|cluster] [--n 200] [--concurrency 8] [--out FILE]`
  * What it prints is also written to FILE, by default .tmp/bench/sku-lock-<profile>-n<N>-<time>.txt.
  */
-import { chmod, mkdtemp, rm } from "node:fs/promises"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { parseArgs } from "node:util"
-import { startPostgres } from "../scripts/postgres"
 import { percentile } from "./percentiles"
 import { defaultOutPath, keepReport, shown } from "./report-file"
-import { type Profile, PROFILES, startBenchStore } from "./store"
+import { type Profile, PROFILES } from "./store"
+import { runHarness, withScratchStore } from "./scratch-store"
 import { fmt, textTable } from "./text-table"
 
 const { values } = parseArgs({
@@ -47,49 +44,31 @@ interface Timing {
 
 async function main() {
   keepReport(OUT)
-  const dir = await mkdtemp(join(tmpdir(), "mptw-sku-lock-"))
-  // PostgreSQL runs as the postgres user and must traverse it (mkdtemp makes it 0700).
-  await chmod(dir, 0o755)
-  const postgres = await startPostgres({ dir: join(dir, "pg") })
-  try {
-    const store = await startBenchStore({ profile, postgres, dir, stock: 10 * N + 1000, say })
-    try {
-      say(`${N} reservations of one SKU one after another, then ${N} with ${CONCURRENCY} at once`)
-      const out = await store.exec("./bench/sku-lock-exec.ts", [String(N), String(CONCURRENCY)])
-      const line = out.split("\n").find((l) => l.startsWith("SKU-LOCK "))
-      if (!line) {
-        throw new Error(`medusa exec printed no result:\n${out.slice(-2000)}`)
-      }
-      const { serial, contended, wallMs } = JSON.parse(line.slice("SKU-LOCK ".length)) as { serial: Timing[]; contended: Timing[]; wallMs: number }
-      const ms = (timings: Timing[], key: keyof Timing, p: number) => fmt(percentile(timings.map((t) => t[key]), p) ?? Number.NaN, 1)
-      const insideP50 = percentile(serial.map((t) => t.held), 50) ?? Number.NaN
-      console.log("")
-      console.log(`sku-lock  profile ${profile}  N=${N}  (the inventory reservation core's completion makes under the item's lock; ${new Date().toISOString().slice(0, 10)})`)
-      console.log(
-        textTable(
-          ["", "p50 ms", "p95 ms"],
-          [
-            ["one after another: inside the lock", ms(serial, "held", 50), ms(serial, "held", 95)],
-            ["one after another: with taking and giving back the lock", ms(serial, "total", 50), ms(serial, "total", 95)],
-            [`${CONCURRENCY} at once: each caller's wait and reservation`, ms(contended, "total", 50), ms(contended, "total", 95)],
-          ]
-        )
-      )
-      console.log(`one SKU's ceiling from the time inside the lock: ${fmt(1000 / insideP50, 0)} reservations/s; measured with ${CONCURRENCY} at once: ${fmt((N * 1000) / wallMs, 0)} reservations/s`)
-      console.log(`report: ${shown(OUT)}`)
-    } finally {
-      await store.stop()
+  await withScratchStore("sku-lock", { profile, stock: 10 * N + 1000, say }, async (store) => {
+    say(`${N} reservations of one SKU one after another, then ${N} with ${CONCURRENCY} at once`)
+    const out = await store.exec("./bench/sku-lock-exec.ts", [String(N), String(CONCURRENCY)])
+    const line = out.split("\n").find((l) => l.startsWith("SKU-LOCK "))
+    if (!line) {
+      throw new Error(`medusa exec printed no result:\n${out.slice(-2000)}`)
     }
-  } finally {
-    await postgres.pg.stop().catch(() => undefined)
-    await rm(dir, { recursive: true, force: true })
-  }
+    const { serial, contended, wallMs } = JSON.parse(line.slice("SKU-LOCK ".length)) as { serial: Timing[]; contended: Timing[]; wallMs: number }
+    const ms = (timings: Timing[], key: keyof Timing, p: number) => fmt(percentile(timings.map((t) => t[key]), p) ?? Number.NaN, 1)
+    const insideP50 = percentile(serial.map((t) => t.held), 50) ?? Number.NaN
+    console.log("")
+    console.log(`sku-lock  profile ${profile}  N=${N}  (the inventory reservation core's completion makes under the item's lock; ${new Date().toISOString().slice(0, 10)})`)
+    console.log(
+      textTable(
+        ["", "p50 ms", "p95 ms"],
+        [
+          ["one after another: inside the lock", ms(serial, "held", 50), ms(serial, "held", 95)],
+          ["one after another: with taking and giving back the lock", ms(serial, "total", 50), ms(serial, "total", 95)],
+          [`${CONCURRENCY} at once: each caller's wait and reservation`, ms(contended, "total", 50), ms(contended, "total", 95)],
+        ]
+      )
+    )
+    console.log(`one SKU's ceiling from the time inside the lock: ${fmt(1000 / insideP50, 0)} reservations/s; measured with ${CONCURRENCY} at once: ${fmt((N * 1000) / wallMs, 0)} reservations/s`)
+    console.log(`report: ${shown(OUT)}`)
+  })
 }
 
-main().then(
-  () => process.exit(0),
-  (error) => {
-    console.error(`[sku-lock] harness failure: ${error instanceof Error ? (error.stack ?? error.message) : error}`)
-    process.exit(1)
-  }
-)
+runHarness("sku-lock", main)
