@@ -48,12 +48,16 @@ async function handleDelivery(
 ): Promise<void> {
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
   const delivery = provider.api.parseDelivery(payload)
+  // The queued copy counts what came in; a server's own copy of it (`queuedElsewhere`) only what its run verified.
+  const taken = (verdict: DeliveryVerdict) => queuedElsewhere || verdicts.push(verdict)
   if (!delivery) {
     const refusal = provider.api.refusal(payload)
-    verdicts.push(...(refusal ? [refusal] : []))
+    if (refusal) {
+      taken(refusal)
+    }
     return
   }
-  verdicts.push("accepted")
+  taken("accepted")
   if (await leftToSubscription(container, delivery)) {
     // Not claimed: `handleSubscriptionDelivery` handles it, on its own reads.
     logger.debug(`${provider.key}: delivery ${untrusted(delivery.key)} is a later period of a subscription: left to the subscription workflow`)
