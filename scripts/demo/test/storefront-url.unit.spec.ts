@@ -27,7 +27,7 @@ async function storeConfig(env: NodeJS.ProcessEnv) {
   try {
     let config: { projectConfig: { http: Record<string, string> }; modules: Record<string, { options?: { providers?: Array<{ id: string; options: Record<string, unknown> }> } }> }
     await jest.isolateModulesAsync(async () => {
-      config = await import("../../../medusa-config")
+      config = (await import("../../../medusa-config.js")).default as unknown as typeof config
     })
     const providers = Object.values(config!.modules).flatMap((module) => module.options?.providers ?? [])
     const options = (id: string) => providers.find((provider) => provider.id === id)!.options
