@@ -1,8 +1,10 @@
 "use client"
-import Medusa, { type ClientHeaders } from "@medusajs/js-sdk"
+import type Medusa from "@medusajs/js-sdk"
+import type { ClientHeaders } from "@medusajs/js-sdk"
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useState } from "react"
 import { type KitLocale, pickLocale } from "../core/locale.js"
 import { TwPaymentError } from "../core/payment-error.js"
+import { proxyStoreClient } from "../core/store-client.js"
 import { type ErrorCode, type KitTextKey, messageFor } from "../messages/index.js"
 
 /** What every component of the kit reads: the store client, the shopper's language and the request headers. */
@@ -42,15 +44,10 @@ export interface TwPaymentProviderProps {
 }
 
 /**
- * A client for the storefront's own store proxy. Server rendering makes one too, with a stand-in origin:
- * the components call the store only from effects, in the browser.
+ * A client for the storefront's own store proxy, keeping the store's error codes. Server rendering makes
+ * one too, with a stand-in origin: the components call the store only from effects, in the browser.
  */
-const proxyClient = (apiPath: string) =>
-  new Medusa({
-    baseUrl: `${typeof window === "undefined" ? "http://localhost" : window.location.origin}${apiPath.replace(/\/+$/, "")}`,
-    // "session": the js-sdk sends cookies (here only to its own origin) and no token of its own.
-    auth: { type: "session", fetchCredentials: "same-origin" },
-  })
+const proxyClient = (apiPath: string) => proxyStoreClient(`${typeof window === "undefined" ? "http://localhost" : window.location.origin}${apiPath.replace(/\/+$/, "")}`)
 
 /** A cookie's value in the browser, undefined when it is not set. */
 function cookieValue(name: string): string | undefined {
