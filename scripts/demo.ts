@@ -214,6 +214,8 @@ async function main() {
     PORT: String(PORT),
     MEDUSA_DISABLE_TELEMETRY: "true",
     TW_SANDBOX_URL: sandbox.url,
+    // Medusa's languages (GET /store/locales), which the seed sets up: the official starter's language menu lists them.
+    MEDUSA_FF_TRANSLATION: "true",
     ...storefrontEnv(STOREFRONT, process.env),
     // The provider's side of the sandbox merchant's e-invoice setting.
     TW_EINVOICE: "true",
