@@ -7,10 +7,30 @@ import { TwPaymentError } from "../core/payment-error.js"
 import { proxyStoreClient } from "../core/store-client.js"
 import { type ErrorCode, type KitTextKey, messageFor } from "../messages/index.js"
 
+/**
+ * The host's classes for the parts of every component, so that they wear the storefront's own design (its
+ * radio cards, buttons and headings); each part keeps its semantics and its `data-testid`.
+ */
+export interface TwPaymentClassNames {
+  /** A group's title: a fieldset's `legend`, a section's `h2`. */
+  title?: string
+  /** One choice: the element holding a radio and its label (payment options, plans, saved cards, e-invoice kinds). */
+  option?: string
+  radio?: string
+  optionLabel?: string
+  /** The action of a component: pay, subscribe, add a card. */
+  button?: string
+  /** An action on a listed item: delete a card, cancel a subscription. */
+  secondaryButton?: string
+  /** A listed saved card or subscription. */
+  item?: string
+}
+
 /** What every component of the kit reads: the store client, the shopper's language and the request headers. */
 export interface TwPaymentContextValue {
   sdk: Medusa
   locale: KitLocale
+  classNames: TwPaymentClassNames
   /** Sent with every store call (a server-side storefront's `authorization`); the js-sdk's own session otherwise. */
   headers?: ClientHeaders
   /** A text of the catalogue in the chosen language: a label (`KitTextKey`) or an error code. */
@@ -40,6 +60,8 @@ export interface TwPaymentProviderProps {
    */
   localeCookie?: string
   headers?: ClientHeaders
+  /** The storefront's classes for the components' parts (`TwPaymentClassNames`). */
+  classNames?: TwPaymentClassNames
   children?: ReactNode
 }
 
@@ -56,7 +78,7 @@ function cookieValue(name: string): string | undefined {
 }
 
 /** Holds the sdk client and the language for the components under it. */
-export function TwPaymentProvider({ sdk, apiPath, locale, localeCookie, headers, children }: TwPaymentProviderProps) {
+export function TwPaymentProvider({ sdk, apiPath, locale, localeCookie, headers, classNames, children }: TwPaymentProviderProps) {
   const [cookieLocale, setCookieLocale] = useState<string | undefined>(undefined)
   useEffect(() => {
     if (!locale && localeCookie) {
@@ -69,11 +91,12 @@ export function TwPaymentProvider({ sdk, apiPath, locale, localeCookie, headers,
     () => ({
       sdk: client,
       locale: kitLocale,
+      classNames: classNames ?? {},
       ...(headers ? { headers } : {}),
       text: (key, params) => messageFor(key, kitLocale, params),
       errorText: (error) => messageFor(error instanceof TwPaymentError && error.code ? error.code : "generic_error", kitLocale),
     }),
-    [client, kitLocale, headers]
+    [client, kitLocale, headers, classNames]
   )
   return <TwPaymentContext.Provider value={value}>{children}</TwPaymentContext.Provider>
 }
