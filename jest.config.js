@@ -7,7 +7,7 @@ process.env.TW_DELIVERY_DELAY_MS ??= "200"
 // TEST_TYPE picks one suite; scripts/test.mjs runs them all and adds up the totals.
 // Test folders are named `test` because `medusa plugin:build` leaves that segment out of the package.
 const suites = {
-  unit: ["<rootDir>/src/**/test/**/*.unit.spec.ts", "<rootDir>/packages/storefront/test/**/*.unit.spec.ts"],
+  unit: ["<rootDir>/src/**/test/**/*.unit.spec.ts", "<rootDir>/scripts/**/test/**/*.unit.spec.ts", "<rootDir>/packages/storefront/test/**/*.unit.spec.ts"],
   sandbox: ["<rootDir>/packages/sandbox/test/**/*.spec.ts"],
   contract: ["<rootDir>/integration-tests/contract/**/*.spec.ts"],
   modules: ["<rootDir>/src/**/test/**/*.module.spec.ts"],

@@ -10,10 +10,8 @@
  *   node --import tsx scripts/starter-check.ts --storefront http://localhost:8000 \
  *     [--settings .demo/settings.json] [--country tw] [--only hosted-card,cvs] [--shots dir]
  *
- * The demo store sends shoppers back to its own storefront's address (STOREFRONT_URL, from
- * STOREFRONT_PORT). When that is not the starter's address, the browser is told to go to the
- * starter instead, with the same path and query: what a store whose providers' `storefrontUrl` is the
- * starter's address does. Exit status 1 when a flow fails.
+ * The demo must send shoppers back to the starter (`npm run demo -- --storefront-url <the starter's
+ * address>`): no address is rewritten here. Exit status 1 when a flow fails.
  */
 import assert from "node:assert/strict"
 import { mkdirSync, readFileSync } from "node:fs"
@@ -44,8 +42,10 @@ interface DemoSettings {
 const demo = JSON.parse(readFileSync(args.settings!, "utf8")) as DemoSettings
 const STARTER = args.storefront.replace(/\/+$/, "")
 const SITE = `${STARTER}/${args.country}`
-/** Where the demo store sends shoppers back (its providers' storefrontUrl). */
-const STORE_RETURNS_TO = demo.storefront.url.replace(/\/+$/, "")
+if (demo.storefront.url.replace(/\/+$/, "") !== STARTER) {
+  console.error(`the demo sends shoppers back to ${demo.storefront.url}, not ${STARTER}: start it with \`npm run demo -- --storefront-url ${STARTER}\``)
+  process.exit(2)
+}
 const TIMEOUT = 60_000
 const SUCCESS_CARD = "4242424242424242"
 
@@ -67,7 +67,7 @@ async function control<T = Record<string, unknown>>(method: string, path: string
   return (await res.json()) as T
 }
 
-/** A browser context for one shopper: the storefront's language cookie, the store's returns sent to the starter, page errors kept. */
+/** A browser context for one shopper: the storefront's language cookie, page errors kept. */
 async function shopperPage(browser: Browser, locale: Locale): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 1000 }, locale: locale === "zh-TW" ? "zh-TW" : "en-US" })
   // What the starter's language menu sets (lib/data/locale-actions.ts); the kit reads it in the root layout.
@@ -76,15 +76,6 @@ async function shopperPage(browser: Browser, locale: Locale): Promise<{ context:
   page.setDefaultTimeout(TIMEOUT)
   const errors: string[] = []
   page.on("pageerror", (error) => errors.push(error.message))
-  if (STORE_RETURNS_TO !== STARTER) {
-    // Chromium's request interception sees every hop of a redirect, so the sandbox's 303 to the store's address is caught too.
-    const cdp = await context.newCDPSession(page)
-    await cdp.send("Fetch.enable", { patterns: [{ urlPattern: `${STORE_RETURNS_TO}/*`, requestStage: "Request" }] })
-    cdp.on("Fetch.requestPaused", ({ requestId, request }: { requestId: string; request: { url: string } }) => {
-      const location = `${STARTER}${request.url.slice(STORE_RETURNS_TO.length)}`
-      void cdp.send("Fetch.fulfillRequest", { requestId, responseCode: 307, responseHeaders: [{ name: "location", value: location }] })
-    })
-  }
   return { context, page, errors }
 }
 
@@ -517,7 +508,7 @@ async function main() {
     assert.ok(attempt < 60, `the store at ${demo.store.url} does not answer /health`)
     await new Promise((resolve) => setTimeout(resolve, 1000))
   }
-  console.log(`starter ${STARTER} (country ${args.country}), store ${demo.store.url}, sandbox ${demo.sandbox.url}; the store sends shoppers back to ${STORE_RETURNS_TO}`)
+  console.log(`starter ${STARTER} (country ${args.country}), store ${demo.store.url}, sandbox ${demo.sandbox.url}`)
   const browser = await launchChromium()
   let failed = 0
   try {

@@ -139,7 +139,7 @@ export interface InvoiceChoiceProps {
  * check refuses is marked `aria-invalid`, described by its error (announced).
  */
 export function InvoiceChoice({ state, className, withEmail = true }: InvoiceChoiceProps) {
-  const { text } = useTwPayment()
+  const { text, classNames } = useTwPayment()
   const id = useId()
   const { draft, setDraft, issues, inputs } = state
 
@@ -175,18 +175,19 @@ export function InvoiceChoice({ state, className, withEmail = true }: InvoiceCho
 
   return (
     <fieldset className={className} data-testid="invoice-choice">
-      <legend>{text("invoice_legend")}</legend>
+      <legend className={classNames.title}>{text("invoice_legend")}</legend>
       {KINDS.map(({ kind, label }) => (
-        <div key={kind}>
+        <div key={kind} className={classNames.option}>
           <input
             type="radio"
+            className={classNames.radio}
             id={`${id}-kind-${kind}`}
             name={`${id}-kind`}
             value={kind}
             checked={draft.kind === kind}
             onChange={() => setDraft({ kind })}
           />
-          <label htmlFor={`${id}-kind-${kind}`}>{text(label)}</label>
+          <label htmlFor={`${id}-kind-${kind}`} className={classNames.optionLabel}>{text(label)}</label>
         </div>
       ))}
       {draft.kind === "mobile_barcode" ? field("barcode", "invoice_barcode_label") : null}
