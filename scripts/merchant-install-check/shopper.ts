@@ -1,6 +1,7 @@
 // A shopper and a merchant of the check's stock store, over plain HTTP: the store API as a
 // storefront calls it, the sandbox's hosted page as a browser submits it, the SDK's card-frame
-// calls, and the admin API to look at the order. No Medusa or plugin code runs here.
+// calls, the admin API to look at the order and refund its payment, and the service's own query
+// endpoints (the spec's) to see the refund there. No Medusa or plugin code runs here.
 import { createHash } from "node:crypto"
 import { CheckError, waitFor } from "./processes"
 
@@ -23,6 +24,8 @@ async function call(method: string, url: string, { headers = {}, body }: { heade
     method,
     headers: { ...headers, ...(body === undefined ? {} : { "content-type": "application/json" }) },
     body: body === undefined ? undefined : JSON.stringify(body),
+  }).catch((error: Error) => {
+    throw new CheckError(`${method} ${url} failed: ${(error.cause as Error | undefined)?.message ?? error.message}`)
   })
   const text = await res.text()
   if (!res.ok) {
@@ -132,7 +135,7 @@ export interface AdminOrder {
   id: string
   status: string
   payment_status: string
-  payment_collections: Array<{ payments: Array<{ provider_id: string; amount: number; captured_at: string | null }> }>
+  payment_collections: Array<{ payments: Array<{ id: string; provider_id: string; amount: number; captured_at: string | null }> }>
 }
 
 export class Merchant {
@@ -149,7 +152,7 @@ export class Merchant {
   }
 
   async order(id: string): Promise<AdminOrder> {
-    const fields = "id,status,payment_status,payment_collections.payments.provider_id,payment_collections.payments.amount,payment_collections.payments.captured_at"
+    const fields = ["id", "status", "payment_status", ...["id", "provider_id", "amount", "captured_at"].map((field) => `payment_collections.payments.${field}`)].join(",")
     return (await call("GET", `${this.storeUrl}/admin/orders/${id}?fields=${fields}`, { headers: await this.authorization() })).order
   }
 
@@ -164,5 +167,50 @@ export class Merchant {
       },
       { timeoutMs, abort }
     )
+  }
+
+  /**
+   * Refunds the order's one payment in full from its order page, as the admin's Refund button does
+   * (core's `POST /admin/payments/:id/refund`), and checks what the store recorded: the payment's
+   * refund and the order's payment status.
+   */
+  async refundOrder(orderId: string, amount: number) {
+    const [payment] = (await this.order(orderId)).payment_collections.flatMap((c) => c.payments)
+    const headers = await this.authorization()
+    await call("POST", `${this.storeUrl}/admin/payments/${payment.id}/refund`, { headers, body: { amount } })
+    const { payment: refunded } = await call("GET", `${this.storeUrl}/admin/payments/${payment.id}`, { headers })
+    const refunds = (refunded.refunds ?? []) as Array<{ amount: number }>
+    const order = await this.order(orderId)
+    if (refunds.length !== 1 || Number(refunds[0].amount) !== amount || order.payment_status !== "refunded") {
+      throw new CheckError(`after refunding NT$${amount} of order ${orderId}, the store records refunds ${JSON.stringify(refunds)} and payment status ${order.payment_status}`)
+    }
+  }
+}
+
+/** What the payment service says it refunded, read with its query endpoints as the spec gives them (hosted 4.7, embedded 4). */
+export class Service {
+  constructor(
+    private readonly hosted: { baseUrl: string; token: string },
+    private readonly embedded: { baseUrl: string; secretKey: string }
+  ) {}
+
+  /** A hosted transaction must be `refunded` with `refundAmount` equal to `amount`. */
+  async checkHostedRefund(transactionId: string, amount: number) {
+    const { data } = await call("GET", `${this.hosted.baseUrl}/transactions/${transactionId}`, { headers: { authorization: `Bearer ${this.hosted.token}` } })
+    if (data.status !== "refunded" || data.refundAmount !== amount) {
+      throw new CheckError(`the service holds hosted transaction ${transactionId} as ${data.status} with refundAmount ${data.refundAmount}, not refunded with ${amount}`)
+    }
+  }
+
+  /** An embedded intent's refunds must be succeeded ones adding up to `amount`. */
+  async checkEmbeddedRefund(paymentIntentId: string, amount: number) {
+    const { data } = await call("GET", `${this.embedded.baseUrl}/v1/refunds?paymentIntentId=${encodeURIComponent(paymentIntentId)}`, {
+      headers: { authorization: `Bearer ${this.embedded.secretKey}` },
+    })
+    const refunds = data.items as Array<{ amount: number; status: string }>
+    const succeeded = refunds.filter((r) => r.status === "succeeded").reduce((sum, r) => sum + r.amount, 0)
+    if (succeeded !== amount || refunds.some((r) => r.status !== "succeeded")) {
+      throw new CheckError(`the service holds these refunds of intent ${paymentIntentId}: ${JSON.stringify(refunds)}, not NT$${amount} succeeded`)
+    }
   }
 }
