@@ -1,7 +1,7 @@
-import type { MedusaContainer, ProviderWebhookPayload } from "@medusajs/framework/types"
+import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { untrusted } from "../lib/log"
-import { statusKey } from "../providers/core/payment-api"
+import { type Delivery, statusKey } from "../providers/core/payment-api"
 import { type DeliveryOutcome, handleDeliveryOnce } from "./delivery-claims"
 import { leftToSubscription } from "./left-to-subscription"
 import type { PluginProvider } from "../providers/plugin-providers"
@@ -9,7 +9,7 @@ import { processTwPaymentWorkflow } from "../workflows/payments/process-tw-payme
 
 /**
  * One notification or webhook of a plugin provider, handled once: verified
- * and parsed by the provider's API, a subscription's later period left to
+ * and parsed by the provider's API (by the caller), a subscription's later period left to
  * `handleSubscriptionDelivery` unread, then run through the `process-tw-payment`
  * workflow unless the same delivery is already done (`handleDeliveryOnce`).
  * Copies about one payment (the event bus's, repeats, forgeries) take turns;
@@ -24,11 +24,10 @@ import { processTwPaymentWorkflow } from "../workflows/payments/process-tw-payme
 export async function handlePaymentDelivery(
   container: MedusaContainer,
   provider: PluginProvider,
-  payload: ProviderWebhookPayload["payload"],
+  delivery: Delivery | undefined,
   { queuedElsewhere = false }: { queuedElsewhere?: boolean } = {}
 ): Promise<void> {
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
-  const delivery = provider.api.parseDelivery(payload)
   if (!delivery) {
     return
   }

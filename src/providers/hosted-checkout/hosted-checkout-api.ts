@@ -47,13 +47,22 @@ export class HostedCheckoutApi implements PaymentApi {
   }
 
   parseDelivery(payload: ProviderWebhookPayload["payload"]): Delivery | undefined {
-    let notification: HostedNotification
+    const notification = this.readNotification(payload)
+    return notification && this.deliveryOf(notification)
+  }
+
+  /** The one parse of a notification's body (undefined, and logged, when malformed): the delivery subscriber hands it to the payment pipeline (`deliveryOf`) and to the subscription branch. */
+  readNotification(payload: ProviderWebhookPayload["payload"]): HostedNotification | undefined {
     try {
-      notification = parseNotification(payload.rawData?.length ? payload.rawData : payload.data)
+      return parseNotification(payload.rawData?.length ? payload.rawData : payload.data)
     } catch (error) {
       this.logger.warn(`hosted-checkout: ignored a malformed notification: ${untrusted((error as Error).message, 300)}`)
       return undefined
     }
+  }
+
+  /** What the payment pipeline takes from a parsed notification: a charge of this merchant's. */
+  deliveryOf(notification: HostedNotification): Delivery | undefined {
     // Refund and recurring notifications are re-read where they matter (admin refund view, subscriptions).
     if (notification.purpose !== "charge") {
       return undefined
