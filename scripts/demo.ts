@@ -91,10 +91,17 @@ function medusa(args: string[], env: NodeJS.ProcessEnv) {
   }
 }
 
+/**
+ * The storefront's publishable key: the one scripts/demo/seed.ts creates ("Demo storefront") and logs. The
+ * store also holds Medusa's own "Default Publishable API Key" (its defaults, on the same sales channel), which
+ * the demo does not use; the oldest key would be that one.
+ */
 async function publishableKey(databaseUrl: string): Promise<string> {
   const client = new pg.Client({ connectionString: databaseUrl })
   await client.connect()
-  const { rows } = await client.query("select token from api_key where type = 'publishable' and revoked_at is null order by created_at limit 1")
+  const { rows } = await client.query(
+    "select token from api_key where type = 'publishable' and revoked_at is null order by (title = 'Demo storefront') desc, created_at limit 1"
+  )
   await client.end()
   return rows[0]?.token
 }
@@ -282,7 +289,7 @@ async function main() {
   Storefront       ${settings.storefront.url}   (${STOREFRONT.own ? "" : "yours; "}test card 4242 4242 4242 4242, any future expiry, any CVC)
   Store API        ${settings.store.url}
   Admin            ${settings.store.admin}   ${ADMIN.email} / ${ADMIN.password}
-  Publishable key  ${settings.store.publishableKey}
+  Publishable key  ${settings.store.publishableKey}   ("Demo storefront", the storefront's; not Medusa's "Default Publishable API Key")
   Sandbox          ${settings.sandbox.url}   (control API ${settings.sandbox.control})
   Database         ${databaseUrl}${
     redisUrl

@@ -139,6 +139,8 @@ export default async function seedDemo({ container }: ExecArgs) {
     ],
   })
 
+  // The storefront's key, which scripts/demo.ts prints and gives the storefront; Medusa's own "Default Publishable
+  // API Key" stays unused.
   const { result: keys } = await createApiKeysWorkflow(container).run({
     input: { api_keys: [{ title: "Demo storefront", type: "publishable", created_by: "" }] },
   })
@@ -183,5 +185,5 @@ export default async function seedDemo({ container }: ExecArgs) {
     },
   })
 
-  logger.info(`Demo store seeded: region ${region.id}, publishable key ${keys[0].token}`)
+  logger.info(`Demo store seeded: region ${region.id}, the storefront's publishable key ${keys[0].token} ("${keys[0].title}")`)
 }

@@ -24,6 +24,12 @@ export interface TwPaymentClassNames {
   secondaryButton?: string
   /** A listed saved card or subscription. */
   item?: string
+  /** A text field's wrapper, holding its label, its input and its error (the e-invoice's tax id, company name, email, carrier). */
+  field?: string
+  /** A text input (not a radio). */
+  input?: string
+  /** A failure's text: a field's inline error, a component's `ErrorMessage`. */
+  error?: string
 }
 
 /** What every component of the kit reads: the store client, the shopper's language and the request headers. */

@@ -148,12 +148,13 @@ export function InvoiceChoice({ state, className, withEmail = true }: InvoiceCho
     const inputId = `${id}-${input}`
     const errorId = `${inputId}-error`
     return (
-      <div data-field={input}>
+      <div data-field={input} className={classNames.field}>
         <label htmlFor={inputId}>{text(label)}</label>
         <input
           id={inputId}
           name={input}
           type={extra.type ?? "text"}
+          className={classNames.input}
           value={draft[input]}
           autoComplete={extra.autoComplete ?? "off"}
           inputMode={extra.inputMode}
@@ -165,7 +166,7 @@ export function InvoiceChoice({ state, className, withEmail = true }: InvoiceCho
           onChange={(event) => setDraft({ [input]: event.target.value })}
         />
         {issue ? (
-          <p id={errorId} role="alert" data-testid={`invoice-error-${input}`}>
+          <p id={errorId} role="alert" className={classNames.error} data-testid={`invoice-error-${input}`}>
             {text(ISSUE_TEXT[input])}
           </p>
         ) : null}
@@ -200,7 +201,7 @@ export function InvoiceChoice({ state, className, withEmail = true }: InvoiceCho
       ) : null}
       {withEmail ? field("email", "invoice_email_label", { type: "email", inputMode: "email", autoComplete: "email" }) : null}
       {issues.choice ? (
-        <p role="alert" data-testid="invoice-error-choice">
+        <p role="alert" className={classNames.error} data-testid="invoice-error-choice">
           {text(ISSUE_TEXT.choice)}
         </p>
       ) : null}
