@@ -7,7 +7,7 @@ process.env.TW_DELIVERY_DELAY_MS ??= "200"
 // TEST_TYPE picks one suite; scripts/test.mjs runs them all and adds up the totals.
 // Test folders are named `test` because `medusa plugin:build` leaves that segment out of the package.
 const suites = {
-  unit: ["<rootDir>/src/**/test/**/*.unit.spec.ts", "<rootDir>/packages/storefront/test/**/*.unit.spec.ts"],
+  unit: ["<rootDir>/src/**/test/**/*.unit.spec.ts", "<rootDir>/scripts/**/test/**/*.unit.spec.ts", "<rootDir>/packages/storefront/test/**/*.unit.spec.ts"],
   sandbox: ["<rootDir>/packages/sandbox/test/**/*.spec.ts"],
   contract: ["<rootDir>/integration-tests/contract/**/*.spec.ts"],
   modules: ["<rootDir>/src/**/test/**/*.module.spec.ts"],
@@ -27,10 +27,11 @@ const needsDatabase = ["modules", "http", "production", "cluster", "scale", "bro
 
 module.exports = {
   transform: {
-    "^.+\\.[jt]sx?$": ["@swc/jest", { jsc: { parser: { syntax: "typescript", decorators: true }, target: "es2022" } }],
+    // The storefront kit's components (.tsx) with React's automatic JSX runtime, as its tsconfig.json says.
+    "^.+\\.[jt]sx?$": ["@swc/jest", { jsc: { parser: { syntax: "typescript", decorators: true }, transform: { react: { runtime: "automatic" } }, target: "es2022" } }],
   },
   testEnvironment: "node",
-  moduleFileExtensions: ["js", "ts", "json"],
+  moduleFileExtensions: ["js", "ts", "tsx", "json"],
   // The sandbox workspace package from its sources (as tsconfig.json's paths), never a stale dist/. The
   // storefront kit is ES modules whose relative imports name the .js file tsc emits: its sources are .ts.
   moduleNameMapper: {

@@ -67,6 +67,13 @@ const reconciliation = {
   ...(process.env.TW_RECONCILIATION_RATE ? { requestsPerSecond: Number(process.env.TW_RECONCILIATION_RATE) } : {}),
 }
 
+/**
+ * Medusa's languages (its translation feature, MEDUSA_FF_TRANSLATION=true, which `npm run demo` sets): the
+ * store's languages at GET /store/locales, whose list the official starter's language menu shows. The flag
+ * alone does not load the module: defineConfig reads flags before they are set.
+ */
+const translation = process.env.MEDUSA_FF_TRANSLATION === "true"
+
 const deliveries = {
   delayMs: positiveNumber("TW_DELIVERY_DELAY_MS", 5_000),
   serverConcurrency: process.env.TW_SERVER_DELIVERY_CONCURRENCY ? Number(process.env.TW_SERVER_DELIVERY_CONCURRENCY) : undefined,
@@ -175,5 +182,6 @@ module.exports = defineConfig({
     // Saved cards: a store that installed the package gets it from the plugin, with the plugin's options.
     { resolve: "./src/modules/tw-saved-card", options: cardTokenKeys() },
     ...(redisUrl ? productionModules(redisUrl) : []),
+    ...(translation ? [{ resolve: "@medusajs/medusa/translation" }] : []),
   ],
 })

@@ -7,6 +7,10 @@
  * started here, or REDIS_URL) as one server process plus one worker process.
  * `--profile cluster`: on Redis too, two server processes behind haproxy (on the
  * store's port) and two worker processes.
+ *
+ * `--storefront-url http://localhost:8000` (or STOREFRONT_URL): the store sends shoppers back to that
+ * storefront (the official starter, say) instead of the demo's own, which is then not started
+ * (scripts/demo/storefront-url.ts).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process"
 import { mkdir, writeFile } from "node:fs/promises"
@@ -18,6 +22,7 @@ import { EmbeddedCardClient } from "../src/lib/embedded"
 import { startSandbox } from "medusa-payment-tw-sandbox"
 import { startStorefront } from "../storefront/server"
 import { startCluster } from "./cluster"
+import { allowStorefront, demoStorefront, storefrontEnv } from "./demo/storefront-url"
 import { startMedusaProcess, type MedusaProcess } from "./medusa-process"
 import { freePort, startPostgres } from "./postgres"
 import { startRedis, type RedisHandle } from "./redis"
@@ -39,15 +44,24 @@ const DATABASE = "medusa_payment_tw_demo"
 const PROFILES = ["default", "production", "cluster"] as const
 type Profile = (typeof PROFILES)[number]
 
+const { values: ARGS } = parseArgs({ options: { profile: { type: "string", default: "default" }, "storefront-url": { type: "string" } } })
 function profile(): Profile {
-  const { values } = parseArgs({ options: { profile: { type: "string", default: "default" } } })
-  if (!(PROFILES as readonly string[]).includes(values.profile!)) {
-    console.error(`[demo] unknown profile "${values.profile}"; choose from ${PROFILES.join(", ")}`)
+  if (!(PROFILES as readonly string[]).includes(ARGS.profile!)) {
+    console.error(`[demo] unknown profile "${ARGS.profile}"; choose from ${PROFILES.join(", ")}`)
     process.exit(2)
   }
-  return values.profile as Profile
+  return ARGS.profile as Profile
 }
 const PROFILE = profile()
+function storefrontChoice() {
+  try {
+    return demoStorefront({ flag: ARGS["storefront-url"], env: process.env.STOREFRONT_URL, port: STOREFRONT_PORT })
+  } catch (error) {
+    console.error(`[demo] ${(error as Error).message}`)
+    process.exit(2)
+  }
+}
+const STOREFRONT = storefrontChoice()
 
 const log = (message: string) => console.log(`[demo] ${message}`)
 const stops: Array<() => Promise<unknown> | unknown> = []
@@ -77,10 +91,17 @@ function medusa(args: string[], env: NodeJS.ProcessEnv) {
   }
 }
 
+/**
+ * The storefront's publishable key: the one scripts/demo/seed.ts creates ("Demo storefront") and logs. The
+ * store also holds Medusa's own "Default Publishable API Key" (its defaults, on the same sales channel), which
+ * the demo does not use; the oldest key would be that one.
+ */
 async function publishableKey(databaseUrl: string): Promise<string> {
   const client = new pg.Client({ connectionString: databaseUrl })
   await client.connect()
-  const { rows } = await client.query("select token from api_key where type = 'publishable' and revoked_at is null order by created_at limit 1")
+  const { rows } = await client.query(
+    "select token from api_key where type = 'publishable' and revoked_at is null order by (title = 'Demo storefront') desc, created_at limit 1"
+  )
   await client.end()
   return rows[0]?.token
 }
@@ -168,8 +189,8 @@ async function main() {
   )
   const databaseUrl = await database()
   const storeUrl = `http://localhost:${PORT}`
-  // The hosted page sends the shopper back here, so it must be the address the shopper browses.
-  const storefrontUrl = `http://localhost:${STOREFRONT_PORT}`
+  // Every return address of both providers is on it, so it must be the address the shopper browses.
+  const storefrontUrl = STOREFRONT.url
 
   const sandbox = await startSandbox({
     port: SANDBOX_PORT,
@@ -181,6 +202,10 @@ async function main() {
   })
   stops.unshift(() => sandbox.close())
   log(`sandbox listening on ${sandbox.url}`)
+  const allowedDomains = await allowStorefront(sandbox.controlUrl, sandbox.defaultMerchant.merchantId, STOREFRONT)
+  if (!STOREFRONT.own) {
+    log(`shoppers return to ${storefrontUrl} (the demo's own storefront is not started); the card form's allowed domains: ${allowedDomains.join(", ")}`)
+  }
   const redisServer = PROFILE === "default" ? undefined : await redis()
   const redisUrl = redisServer?.url
 
@@ -196,7 +221,9 @@ async function main() {
     PORT: String(PORT),
     MEDUSA_DISABLE_TELEMETRY: "true",
     TW_SANDBOX_URL: sandbox.url,
-    STOREFRONT_URL: storefrontUrl,
+    // Medusa's languages (GET /store/locales), which the seed sets up: the official starter's language menu lists them.
+    MEDUSA_FF_TRANSLATION: "true",
+    ...storefrontEnv(STOREFRONT, process.env),
     // The provider's side of the sandbox merchant's e-invoice setting.
     TW_EINVOICE: "true",
     TW_EMBEDDED_WEBHOOK_SECRETS: webhook.secret,
@@ -232,9 +259,11 @@ async function main() {
   }
 
   const key = await publishableKey(databaseUrl)
-  const storefront = await startStorefront({ port: STOREFRONT_PORT, host: "127.0.0.1", backendUrl: storeUrl, publishableKey: key })
-  stops.unshift(() => storefront.close())
-  log(`storefront listening on ${storefrontUrl}`)
+  if (STOREFRONT.own) {
+    const storefront = await startStorefront({ port: STOREFRONT_PORT, host: "127.0.0.1", backendUrl: storeUrl, publishableKey: key })
+    stops.unshift(() => storefront.close())
+    log(`storefront listening on ${storefrontUrl}`)
+  }
 
   const settings = {
     profile: PROFILE,
@@ -242,7 +271,7 @@ async function main() {
     // port: only when this script started redis-server (not for REDIS_URL).
     redis: redisServer ? { url: withoutPassword(redisServer.url), port: redisServer.port } : undefined,
     store: { url: storeUrl, admin: `${storeUrl}/app`, publishableKey: key },
-    storefront: { url: storefrontUrl },
+    storefront: { url: storefrontUrl, own: STOREFRONT.own },
     admin: ADMIN,
     database: { url: databaseUrl },
     sandbox: {
@@ -257,10 +286,10 @@ async function main() {
   console.log(`
   medusa-payment-tw demo is running, ${PROFILE} profile  (Ctrl-C stops everything)
 
-  Storefront       ${settings.storefront.url}   (test card 4242 4242 4242 4242, any future expiry, any CVC)
+  Storefront       ${settings.storefront.url}   (${STOREFRONT.own ? "" : "yours; "}test card 4242 4242 4242 4242, any future expiry, any CVC)
   Store API        ${settings.store.url}
   Admin            ${settings.store.admin}   ${ADMIN.email} / ${ADMIN.password}
-  Publishable key  ${settings.store.publishableKey}
+  Publishable key  ${settings.store.publishableKey}   ("Demo storefront", the storefront's; not Medusa's "Default Publishable API Key")
   Sandbox          ${settings.sandbox.url}   (control API ${settings.sandbox.control})
   Database         ${databaseUrl}${
     redisUrl

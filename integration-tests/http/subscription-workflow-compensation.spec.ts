@@ -2,18 +2,20 @@ import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { storeTestRunner } from "../helpers/store-runner"
 import { TW_SUBSCRIPTION_MODULE, type TwSubscriptionModuleService } from "../../src/modules/tw-subscription"
 import { createTwRenewalOrderWorkflow } from "../../src/workflows/subscriptions/create-tw-renewal-order"
-import { processTwSubscriptionWorkflow, type SubscriptionStateChange } from "../../src/workflows/subscriptions/process-tw-subscription"
-import { adminToken, card, control, createProductWithPlan, payPage, seedStore, settle, type Store, SUCCESS_CARD, useSandbox, waitFor } from "../helpers/hosted-store"
+import { processTwSubscriptionWorkflow, type SubscriptionStateChange, subscriptionLockKey } from "../../src/workflows/subscriptions/process-tw-subscription"
+import { adminToken, card, control, createProductWithPlan, orderOfCart, payPage, seedStore, settle, type Store, SUCCESS_CARD, useSandbox, waitFor } from "../helpers/hosted-store"
+import { failLockRelease, lockIsFree } from "../helpers/locks"
 
 jest.setTimeout(240_000)
 // The subscription workflow runs when a test says (and on the deliveries a test lets through).
 process.env.TW_RECONCILIATION = "off"
 const env = useSandbox()
 
-/** What the merchant's hook handlers were given; while `failChangeTo` is set, a change to that status makes the handler throw. */
+/** What the merchant's hook handlers were given; while `failChangeTo` is set, a change to that status makes the handler throw, and while `failRenewals` is, every renewal's. */
 const stateChanges: SubscriptionStateChange[] = []
 const renewalsCreated: Array<{ subscription_id: string; order_id: string; period: number }> = []
 let failChangeTo: string | undefined
+let failRenewals = false
 
 /**
  * `process-tw-subscription` and `create-tw-renewal-order`, failed half-way
@@ -37,6 +39,9 @@ storeTestRunner({
         stateChanges.push(change)
       })
       createTwRenewalOrderWorkflow.hooks.renewalOrderCreated(async (created) => {
+        if (failRenewals) {
+          throw new Error("forced: the merchant's hook failed")
+        }
         renewalsCreated.push(created)
       })
     })
@@ -47,6 +52,7 @@ storeTestRunner({
     afterEach(async () => {
       jest.restoreAllMocks()
       failChangeTo = undefined
+      failRenewals = false
       await control(env.sandbox, "DELETE", "/faults")
     })
 
@@ -148,6 +154,26 @@ storeTestRunner({
         expect(stateChanges.filter((c) => c.subscription_id === subscriptionId)).toEqual([{ subscription_id: subscriptionId, previous_status: "pending", status: "active" }])
       })
 
+      it("the lock's release fails after the first order was placed for a shopper who never came back: the order stands (the shopper's), the recorded state is put back; the next run (order.placed's) links that same order", async () => {
+        await control(env.sandbox, "POST", "/faults", { kind: "drop", purpose: "charge", count: 1000 })
+        const { cartId, subscriptionId } = await subscribe("first-order-stands@example.test")
+        const lockKey = subscriptionLockKey(subscriptionId)
+        const restore = jest.spyOn(subscriptionModule(), "restoreServiceState")
+
+        failLockRelease(getContainer(), lockKey)
+        const { errors } = await sync(subscriptionId)
+        expect(errors.map((e) => e.error?.message)).toEqual(["forced: the lock store went away"])
+        const order = await orderOfCart(getContainer(), cartId)
+        expect(order).toBeDefined()
+        // The row as the run found it (pending, no order, no period) was put back; the order's own run then follows.
+        expect(restore.mock.calls[0].slice(0, 2)).toEqual([expect.objectContaining({ status: "pending", first_order_id: null, periods_charged: 0 }), []])
+
+        await settle()
+        expect(await subscriptionTraces(subscriptionId)).toMatchObject({ status: "active", first_order_id: order!.id, linked: [order!.id] })
+        expect(await orderOfCart(getContainer(), cartId)).toMatchObject({ id: order!.id })
+        expect(await lockIsFree(getContainer(), lockKey)).toBe(true)
+      })
+
       it("the merchant's subscriptionStateChanged hook throws: the cancel seen at the service is not recorded; once the hook passes, it is, with previous and new status", async () => {
         const { subscriptionId } = await subscribe("hook-fails@example.test")
         const active = await waitForRow(subscriptionId, (s) => s.status === "active" && !!s.first_order_id && !!s.service_subscription_id, "the active subscription")
@@ -178,7 +204,7 @@ storeTestRunner({
     })
 
     describe("create-tw-renewal-order", () => {
-      it("the renewal's payment fails after its order was created, named and linked: no order, collection, link or period mark is left; a clean run places exactly one paid renewal order", async () => {
+      it("the renewal's payment fails after its order was created, named and linked: no order, collection, link or period mark is left; a run failed after the capture (its hook), then a sync failed at its lock's release, leave the paid order standing; it is then the one paid renewal order, its hook run once", async () => {
         const { subscriptionId } = await subscribe("renewal-fails@example.test")
         const active = await waitForRow(subscriptionId, (s) => s.status === "active" && !!s.first_order_id && !!s.service_subscription_id, "the active subscription")
         await settle()
@@ -214,10 +240,24 @@ storeTestRunner({
         })
         expect(renewalsCreated.filter((r) => r.subscription_id === subscriptionId)).toEqual([])
 
-        const { result: placed } = await sync(subscriptionId)
-        expect(placed.failed).toEqual([])
-        expect(placed.placed).toHaveLength(1)
-        const [orderId] = placed.placed
+        // The next renewal run fails after its payment was authorized and captured (the merchant's hook throws): the order and its capture stand, the period is not marked paid.
+        failRenewals = true
+        const { result: hookFailed } = await sync(subscriptionId)
+        failRenewals = false
+        expect(hookFailed).toEqual({ status: "active", placed: [], failed: [2] })
+        const kept = (await renewalOrdersTagged(subscriptionId)).map((o) => o.id)
+        expect(kept).toHaveLength(1)
+        expect((await subscriptionTraces(subscriptionId)).periods[1]).toMatchObject({ period: 2, order_paid: false })
+
+        // A sync whose last step, the lock's release, fails: the renewal run it made stands (its own run), and the lock is given back.
+        failLockRelease(getContainer(), subscriptionLockKey(subscriptionId))
+        const { errors: unlockFailed } = await sync(subscriptionId)
+        expect(unlockFailed.map((e) => e.error?.message)).toEqual(["forced: the lock store went away"])
+        expect((await renewalOrdersTagged(subscriptionId)).map((o) => o.id)).toEqual(kept)
+        expect(await lockIsFree(getContainer(), subscriptionLockKey(subscriptionId))).toBe(true)
+
+        // That sync's renewal run made the kept order the period's paid order, and its undo left that so.
+        const [orderId] = kept
         expect((await renewalOrdersTagged(subscriptionId)).map((o) => o.id)).toEqual([orderId])
         const traces = await subscriptionTraces(subscriptionId)
         expect(traces.periods[1]).toEqual({ period: 2, status: "paid", order_id: orderId, order_paid: true, deleted: false })
@@ -228,6 +268,7 @@ storeTestRunner({
         const [payment] = order.payment_collections.flatMap((c) => c.payments)
         expect(Number(payment.amount)).toBe(1200)
         expect(payment.captured_at).toBeTruthy()
+        // Once for the one order: the failed sync's renewal run recorded it, and that sync's compensation left the period's order as the run left it.
         expect(renewalsCreated.filter((r) => r.subscription_id === subscriptionId)).toEqual([{ subscription_id: subscriptionId, order_id: orderId, period: 2 }])
 
         // Nothing left to do: a further run places nothing.

@@ -1,7 +1,7 @@
 /**
  * Seeds the demo store: a TWD region "Taiwan", a warehouse with shipping, a few
  * products (one of them also offered as a monthly subscription) and a publishable key. Run through `medusa exec` by scripts/demo.ts;
- * it does nothing when the store is already seeded.
+ * it does nothing when the store is already seeded, but gives a store without languages its languages.
  */
 import type { ExecArgs } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules, ProductStatus } from "@medusajs/framework/utils"
@@ -38,6 +38,20 @@ const PRODUCTS = [
 /** The product offered as a subscription too (docs/subscriptions.md): monthly, 12 periods unless cancelled before. */
 const SUBSCRIPTION = { sku: "BOX-TEA-MONTH", plan: { title: "Monthly tea box", kind: "monthly" as const, interval_months: 1, periods: 12, first_charge_delay_days: 0, active: true } }
 
+/**
+ * The store's languages (Medusa's translation feature, MEDUSA_FF_TRANSLATION, which scripts/demo.ts turns on):
+ * `GET /store/locales` lists them, and the official starter shows its language menu only when it lists any.
+ */
+const LANGUAGES = ["en-US", "zh-TW"]
+
+async function seedLanguages(container: ExecArgs["container"]) {
+  const storeModule = container.resolve(Modules.STORE)
+  const [store] = await storeModule.listStores({}, { relations: ["supported_locales"] })
+  if (!store.supported_locales?.length) {
+    await updateStoresWorkflow(container).run({ input: { selector: { id: store.id }, update: { supported_locales: LANGUAGES.map((locale_code) => ({ locale_code })) } } })
+  }
+}
+
 export default async function seedDemo({ container }: ExecArgs) {
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
   const link = container.resolve(ContainerRegistrationKeys.LINK)
@@ -47,6 +61,7 @@ export default async function seedDemo({ container }: ExecArgs) {
   const fulfillmentModule = container.resolve(Modules.FULFILLMENT)
   const salesChannelModule = container.resolve(Modules.SALES_CHANNEL)
 
+  await seedLanguages(container)
   if ((await regionModule.listRegions({ name: DEMO_REGION })).length) {
     logger.info("Demo store already seeded")
     return
@@ -124,6 +139,8 @@ export default async function seedDemo({ container }: ExecArgs) {
     ],
   })
 
+  // The storefront's key, which scripts/demo.ts prints and gives the storefront; Medusa's own "Default Publishable
+  // API Key" stays unused.
   const { result: keys } = await createApiKeysWorkflow(container).run({
     input: { api_keys: [{ title: "Demo storefront", type: "publishable", created_by: "" }] },
   })
@@ -168,5 +185,5 @@ export default async function seedDemo({ container }: ExecArgs) {
     },
   })
 
-  logger.info(`Demo store seeded: region ${region.id}, publishable key ${keys[0].token}`)
+  logger.info(`Demo store seeded: region ${region.id}, the storefront's publishable key ${keys[0].token} ("${keys[0].title}")`)
 }

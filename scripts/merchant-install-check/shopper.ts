@@ -1,6 +1,9 @@
 // A shopper and a merchant of the check's stock store, over plain HTTP: the store API as a
-// storefront calls it, the sandbox's hosted page as a browser submits it, the SDK's card-frame
-// calls, and the admin API to look at the order. No Medusa or plugin code runs here.
+// storefront calls it (a guest's, and a registered customer's saved cards and subscription, the
+// routes of docs/saved-cards.md and docs/subscriptions.md), the sandbox's hosted, binding and
+// recurring pages as a browser submits them, the SDK's card-frame calls, the admin API to look at
+// orders, refund a payment and add a subscription plan, and the service's own query endpoints (the
+// spec's) to see a refund and a cancelled schedule there. No Medusa or plugin code runs here.
 import { createHash } from "node:crypto"
 import { CheckError, waitFor } from "./processes"
 
@@ -11,6 +14,8 @@ export interface Seeded {
   carts: Record<string, string>
   /** The variant priced with cents, which the plugin's boot check must name. */
   centsVariantId: string
+  /** A variant at a whole TWD price: the saved-card cart's item and the subscription plan's variant. */
+  wholeVariantId: string
 }
 
 /** The test card that succeeds on both APIs (packages/sandbox/README.md, test cards). */
@@ -23,6 +28,8 @@ async function call(method: string, url: string, { headers = {}, body }: { heade
     method,
     headers: { ...headers, ...(body === undefined ? {} : { "content-type": "application/json" }) },
     body: body === undefined ? undefined : JSON.stringify(body),
+  }).catch((error: Error) => {
+    throw new CheckError(`${method} ${url} failed: ${(error.cause as Error | undefined)?.message ?? error.message}`)
   })
   const text = await res.text()
   if (!res.ok) {
@@ -31,21 +38,31 @@ async function call(method: string, url: string, { headers = {}, body }: { heade
   return text ? JSON.parse(text) : undefined
 }
 
-interface Session {
+export interface Session {
   id: string
   provider_id: string
   status: string
   data: Record<string, unknown>
+  /** What core passed the provider: for a logged-in customer, `account_holder` (its `data` the plugin's mirror of the active cards). */
+  context?: { account_holder?: { id: string; data?: Record<string, unknown> } }
 }
 
 export class Shopper {
   constructor(
-    private readonly storeUrl: string,
-    private readonly seeded: Seeded
+    protected readonly storeUrl: string,
+    protected readonly seeded: Seeded
   ) {}
 
-  private get headers() {
+  protected get headers(): Record<string, string> {
     return { "x-publishable-api-key": this.seeded.publishableKey }
+  }
+
+  /** Registers a customer as the storefront's sign-up does (auth identity, customer, login). */
+  async register(email: string, password: string): Promise<Customer> {
+    const { token: registration } = await call("POST", `${this.storeUrl}/auth/customer/emailpass/register`, { body: { email, password } })
+    await call("POST", `${this.storeUrl}/store/customers`, { headers: { ...this.headers, authorization: `Bearer ${registration}` }, body: { email, first_name: "Mei", last_name: "Lin" } })
+    const { token } = await call("POST", `${this.storeUrl}/auth/customer/emailpass`, { body: { email, password } })
+    return new Customer(this.storeUrl, this.seeded, token)
   }
 
   /** A payment collection for the cart and a session with `providerId`, as the storefront creates them. */
@@ -128,11 +145,70 @@ export class Shopper {
   }
 }
 
+export interface SavedCard {
+  id: string
+  status: string
+  last4: string | null
+}
+
+export interface Subscription {
+  id: string
+  status: string
+  first_order_id: string | null
+  service_subscription_id: string | null
+  periods?: Array<{ period: number; status: string; order_id: string | null }>
+}
+
+/** A logged-in customer: the shopper's calls with its bearer token, and the routes that need one. */
+export class Customer extends Shopper {
+  constructor(
+    storeUrl: string,
+    seeded: Seeded,
+    private readonly token: string
+  ) {
+    super(storeUrl, seeded)
+  }
+
+  protected override get headers() {
+    return { ...super.headers, authorization: `Bearer ${this.token}` }
+  }
+
+  /** Starts a card binding (docs/saved-cards.md): the card `binding` and the service's binding page. */
+  async startBinding(): Promise<{ card: SavedCard; checkoutUrl: string }> {
+    const { saved_card: card, checkout_url: checkoutUrl } = await call("POST", `${this.storeUrl}/store/customers/me/tw-saved-cards`, { headers: this.headers, body: { return_path: "/account" } })
+    return { card, checkoutUrl }
+  }
+
+  async savedCards(): Promise<SavedCard[]> {
+    return (await call("GET", `${this.storeUrl}/store/customers/me/tw-saved-cards`, { headers: this.headers })).saved_cards
+  }
+
+  /** A cart of this customer in the region, with one item of the variant. */
+  async cartWith(variantId: string): Promise<string> {
+    const { cart } = await call("POST", `${this.storeUrl}/store/carts`, { headers: this.headers, body: { region_id: this.seeded.regionId } })
+    await call("POST", `${this.storeUrl}/store/carts/${cart.id}/line-items`, { headers: this.headers, body: { variant_id: variantId, quantity: 1 } })
+    return cart.id
+  }
+
+  /** `POST /store/carts/:id/tw-subscription`: the pending subscription and the session whose page pays it. */
+  async subscribe(cartId: string, planId: string): Promise<{ subscription: Subscription; payment_session: Session }> {
+    return call("POST", `${this.storeUrl}/store/carts/${cartId}/tw-subscription`, { headers: this.headers, body: { plan_id: planId } })
+  }
+
+  async subscription(id: string): Promise<Subscription> {
+    return (await call("GET", `${this.storeUrl}/store/customers/me/tw-subscriptions/${id}`, { headers: this.headers })).subscription
+  }
+
+  async cancelSubscription(id: string, reason: string): Promise<Subscription> {
+    return (await call("POST", `${this.storeUrl}/store/customers/me/tw-subscriptions/${id}/cancel`, { headers: this.headers, body: { reason } })).subscription
+  }
+}
+
 export interface AdminOrder {
   id: string
   status: string
   payment_status: string
-  payment_collections: Array<{ payments: Array<{ provider_id: string; amount: number; captured_at: string | null }> }>
+  payment_collections: Array<{ payments: Array<{ id: string; provider_id: string; amount: number; captured_at: string | null }> }>
 }
 
 export class Merchant {
@@ -149,7 +225,7 @@ export class Merchant {
   }
 
   async order(id: string): Promise<AdminOrder> {
-    const fields = "id,status,payment_status,payment_collections.payments.provider_id,payment_collections.payments.amount,payment_collections.payments.captured_at"
+    const fields = ["id", "status", "payment_status", ...["id", "provider_id", "amount", "captured_at"].map((field) => `payment_collections.payments.${field}`)].join(",")
     return (await call("GET", `${this.storeUrl}/admin/orders/${id}?fields=${fields}`, { headers: await this.authorization() })).order
   }
 
@@ -164,5 +240,64 @@ export class Merchant {
       },
       { timeoutMs, abort }
     )
+  }
+
+  /** A subscription plan on the variant, as the variant page's *Subscription plans* section adds it (docs/subscriptions.md). */
+  async createPlan(variantId: string, plan: Record<string, unknown>): Promise<string> {
+    const { plan: created } = await call("POST", `${this.storeUrl}/admin/product-variants/${variantId}/tw-subscription-plans`, { headers: await this.authorization(), body: plan })
+    return created.id
+  }
+
+  /**
+   * Refunds the order's one payment in full from its order page, as the admin's Refund button does
+   * (core's `POST /admin/payments/:id/refund`), and checks what the store recorded: the payment's
+   * refund and the order's payment status.
+   */
+  async refundOrder(orderId: string, amount: number) {
+    const [payment] = (await this.order(orderId)).payment_collections.flatMap((c) => c.payments)
+    const headers = await this.authorization()
+    await call("POST", `${this.storeUrl}/admin/payments/${payment.id}/refund`, { headers, body: { amount } })
+    const { payment: refunded } = await call("GET", `${this.storeUrl}/admin/payments/${payment.id}`, { headers })
+    const refunds = (refunded.refunds ?? []) as Array<{ amount: number }>
+    const order = await this.order(orderId)
+    if (refunds.length !== 1 || Number(refunds[0].amount) !== amount || order.payment_status !== "refunded") {
+      throw new CheckError(`after refunding NT$${amount} of order ${orderId}, the store records refunds ${JSON.stringify(refunds)} and payment status ${order.payment_status}`)
+    }
+  }
+}
+
+/** What the payment service says it refunded, read with its query endpoints as the spec gives them (hosted 4.7, embedded 4). */
+export class Service {
+  constructor(
+    private readonly hosted: { baseUrl: string; token: string },
+    private readonly embedded: { baseUrl: string; secretKey: string }
+  ) {}
+
+  /** A hosted transaction must be `refunded` with `refundAmount` equal to `amount`. */
+  async checkHostedRefund(transactionId: string, amount: number) {
+    const { data } = await call("GET", `${this.hosted.baseUrl}/transactions/${transactionId}`, { headers: { authorization: `Bearer ${this.hosted.token}` } })
+    if (data.status !== "refunded" || data.refundAmount !== amount) {
+      throw new CheckError(`the service holds hosted transaction ${transactionId} as ${data.status} with refundAmount ${data.refundAmount}, not refunded with ${amount}`)
+    }
+  }
+
+  /** The service's schedule (its S number) must be `cancelled`: nothing more is charged. */
+  async checkScheduleCancelled(subscriptionHid: string) {
+    const { data } = await call("GET", `${this.hosted.baseUrl}/subscriptions/${subscriptionHid}`, { headers: { authorization: `Bearer ${this.hosted.token}` } })
+    if (data.status !== "cancelled") {
+      throw new CheckError(`the service holds subscription ${subscriptionHid} as ${data.status}, not cancelled`)
+    }
+  }
+
+  /** An embedded intent's refunds must be succeeded ones adding up to `amount`. */
+  async checkEmbeddedRefund(paymentIntentId: string, amount: number) {
+    const { data } = await call("GET", `${this.embedded.baseUrl}/v1/refunds?paymentIntentId=${encodeURIComponent(paymentIntentId)}`, {
+      headers: { authorization: `Bearer ${this.embedded.secretKey}` },
+    })
+    const refunds = data.items as Array<{ amount: number; status: string }>
+    const succeeded = refunds.filter((r) => r.status === "succeeded").reduce((sum, r) => sum + r.amount, 0)
+    if (succeeded !== amount || refunds.some((r) => r.status !== "succeeded")) {
+      throw new CheckError(`the service holds these refunds of intent ${paymentIntentId}: ${JSON.stringify(refunds)}, not NT$${amount} succeeded`)
+    }
   }
 }

@@ -2,8 +2,9 @@
 // there: it imports only Medusa packages, never this repository. What a merchant sets up by hand,
 // following the README (TWD added to the stock store's currencies, then a TWD region with the plugin's
 // providers; a sales channel, a publishable key, an admin user), a product priced NT$99.50 by mistake
-// (SEED_CENTS_PRICE), for the warning at boot, plus one custom-priced cart per payment to make, written
-// as JSON to SEED_OUT for the check.
+// (SEED_CENTS_PRICE), for the warning at boot, a product at a whole price (SEED_WHOLE_PRICE) that a
+// customer buys with a saved card and subscribes to, plus one custom-priced cart per payment to make,
+// written as JSON to SEED_OUT for the check.
 import { writeFileSync } from "node:fs"
 import type { ExecArgs } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
@@ -73,6 +74,13 @@ export default async function seed({ container }: ExecArgs) {
           variants: [{ title: "Sample", options: { Size: "Sample" }, manage_inventory: false, prices: [{ amount: Number(env("SEED_CENTS_PRICE")), currency_code: addCurrency }] }],
           sales_channels: [{ id: channels[0].id }],
         },
+        {
+          title: "Tea box",
+          status: "published",
+          options: [{ title: "Size", values: ["Box"] }],
+          variants: [{ title: "Box", options: { Size: "Box" }, manage_inventory: false, prices: [{ amount: Number(env("SEED_WHOLE_PRICE")), currency_code: addCurrency }] }],
+          sales_channels: [{ id: channels[0].id }],
+        },
       ],
     },
   })
@@ -93,6 +101,13 @@ export default async function seed({ container }: ExecArgs) {
 
   writeFileSync(
     env("SEED_OUT"),
-    JSON.stringify({ regionId: regions[0].id, salesChannelId: channels[0].id, publishableKey: keys[0].token, carts, centsVariantId: products[0].variants[0].id })
+    JSON.stringify({
+      regionId: regions[0].id,
+      salesChannelId: channels[0].id,
+      publishableKey: keys[0].token,
+      carts,
+      centsVariantId: products.find((p) => p.title === "Oolong tea sample")!.variants[0].id,
+      wholeVariantId: products.find((p) => p.title === "Tea box")!.variants[0].id,
+    })
   )
 }

@@ -37,7 +37,7 @@ export function shareWithServer(
     return
   }
   holdDelivery(provider.key, provider.deliveries, {
-    handle: () => handlePaymentDelivery(container, provider, payload, { queuedElsewhere: true }),
+    handle: () => handlePaymentDelivery(container, provider, provider.api.readDelivery(payload).delivery, { queuedElsewhere: true }),
     requeue,
     logger: container.resolve(ContainerRegistrationKeys.LOGGER),
   })

@@ -1,7 +1,7 @@
-import type { MedusaContainer, ProviderWebhookPayload } from "@medusajs/framework/types"
+import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { untrusted } from "../lib/log"
-import { statusKey } from "../providers/core/payment-api"
+import { type Delivery, type DeliveryRefusal, statusKey } from "../providers/core/payment-api"
 import { type DeliveryOutcome, handleDeliveryOnce } from "./delivery-claims"
 import { leftToSubscription } from "./left-to-subscription"
 import type { PluginProvider } from "../providers/plugin-providers"
@@ -11,7 +11,8 @@ import type { DeliveryVerdict } from "../shared/health-views"
 
 /**
  * One notification or webhook of a plugin provider, handled once: verified
- * and parsed by the provider's API, a subscription's later period left to
+ * and parsed once by the caller through the provider's API (`readDelivery`;
+ * undefined with its `refusal` when refused), a subscription's later period left to
  * `handleSubscriptionDelivery` unread, then run through the `process-tw-payment`
  * workflow unless the same delivery is already done (`handleDeliveryOnce`).
  * Copies about one payment (the event bus's, repeats, forgeries) take turns;
@@ -28,12 +29,12 @@ import type { DeliveryVerdict } from "../shared/health-views"
 export async function handlePaymentDelivery(
   container: MedusaContainer,
   provider: PluginProvider,
-  payload: ProviderWebhookPayload["payload"],
-  options: { queuedElsewhere?: boolean } = {}
+  delivery: Delivery | undefined,
+  options: { queuedElsewhere?: boolean; refusal?: DeliveryRefusal } = {}
 ): Promise<void> {
   const verdicts: DeliveryVerdict[] = []
   try {
-    await handleDelivery(container, provider, payload, options, verdicts)
+    await handleDelivery(container, provider, delivery, options, verdicts)
   } finally {
     await recordVerdicts(container, provider, verdicts)
   }
@@ -42,16 +43,14 @@ export async function handlePaymentDelivery(
 async function handleDelivery(
   container: MedusaContainer,
   provider: PluginProvider,
-  payload: ProviderWebhookPayload["payload"],
-  { queuedElsewhere = false }: { queuedElsewhere?: boolean },
+  delivery: Delivery | undefined,
+  { queuedElsewhere = false, refusal }: { queuedElsewhere?: boolean; refusal?: DeliveryRefusal },
   verdicts: DeliveryVerdict[]
 ): Promise<void> {
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
-  const delivery = provider.api.parseDelivery(payload)
   // The queued copy counts what came in; a server's own copy of it (`queuedElsewhere`) only what its run verified.
   const taken = (verdict: DeliveryVerdict) => queuedElsewhere || verdicts.push(verdict)
   if (!delivery) {
-    const refusal = provider.api.refusal(payload)
     if (refusal) {
       taken(refusal)
     }

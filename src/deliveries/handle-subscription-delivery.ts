@@ -1,6 +1,6 @@
-import type { MedusaContainer, ProviderWebhookPayload } from "@medusajs/framework/types"
+import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { type HostedNotification, parseNotification } from "../lib/hosted"
+import type { HostedNotification } from "../lib/hosted"
 import { untrusted } from "../lib/log"
 import { TW_SUBSCRIPTION_MODULE, type TwSubscriptionModuleService } from "../modules/tw-subscription"
 import { handleDeliveryOnce } from "./delivery-claims"
@@ -29,7 +29,8 @@ function subscriptionOf(notification: HostedNotification): { hid?: string; sessi
 }
 
 /**
- * The subscription branch of the pipeline. Hosted notifications about
+ * The subscription branch of the pipeline, given the notification the
+ * provider's API parsed once for both branches. Hosted notifications about
  * recurring payments are unsigned hints: they only say which of the store's
  * subscriptions to read again (by S number, or by the checkout session the
  * `customId` names); `process-tw-subscription` then acts on its own read.
@@ -37,15 +38,8 @@ function subscriptionOf(notification: HostedNotification): { hid?: string; sessi
  * only when that read bore it out (`verifiedBySync`), so a forged one never
  * stands in for the real one. One-time payments are `handlePaymentDelivery`'s.
  */
-export async function handleSubscriptionDelivery(container: MedusaContainer, provider: PluginProvider, payload: ProviderWebhookPayload["payload"]): Promise<void> {
+export async function handleSubscriptionDelivery(container: MedusaContainer, provider: PluginProvider, notification: HostedNotification): Promise<void> {
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
-  const body = payload.rawData?.length ? payload.rawData : payload.data
-  let notification: HostedNotification
-  try {
-    notification = parseNotification(body)
-  } catch {
-    return // the payment delivery logged the malformed body
-  }
   if ("merchantId" in notification && notification.merchantId !== undefined && notification.merchantId !== hostedApi(container, provider.key).options.merchantId) {
     return
   }

@@ -3,6 +3,7 @@ import type { ProviderWebhookPayload } from "@medusajs/framework/types"
 import { PaymentWebhookEvents } from "@medusajs/framework/utils"
 import { handlePaymentDelivery } from "../deliveries/handle-payment-delivery"
 import { handleSubscriptionDelivery } from "../deliveries/handle-subscription-delivery"
+import { hostedApi } from "../providers/plugin-hosted-api"
 import { pluginProvider } from "../providers/plugin-providers"
 import { revivedPayload } from "../deliveries/revive-webhook-payload"
 
@@ -20,9 +21,18 @@ export default async function twPaymentWebhookHandler({ event, container }: Subs
     return
   }
   const payload = revivedPayload(event.data.payload)
-  await handlePaymentDelivery(container, provider, payload)
-  if (provider.identifier === "hosted-checkout") {
-    await handleSubscriptionDelivery(container, provider, payload)
+  if (provider.identifier !== "hosted-checkout") {
+    const { delivery, refusal } = provider.api.readDelivery(payload)
+    await handlePaymentDelivery(container, provider, delivery, { refusal })
+    return
+  }
+  // One parse of the body, for both branches (a malformed one is only counted as refused).
+  const api = hostedApi(container, provider.key)
+  const notification = api.readNotification(payload)
+  const delivery = notification && api.deliveryOf(notification)
+  await handlePaymentDelivery(container, provider, delivery, { refusal: api.refusalOf(notification) })
+  if (notification) {
+    await handleSubscriptionDelivery(container, provider, notification)
   }
 }
 

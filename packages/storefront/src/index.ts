@@ -37,6 +37,7 @@ export { EMBEDDED_CARD_PROVIDER_ID, HOSTED_CHECKOUT_PROVIDER_ID, isEmbeddedCardP
 export { type SavedCardPaymentInput, type SavedCardPaymentStart, startSavedCardPayment } from "./core/saved-card-payment.js"
 export { type CardBinding, deleteSavedCard, listSavedCards, SAVED_CARD_STATUSES, type SavedCard, type SavedCardStatus, startCardBinding } from "./core/saved-cards.js"
 export type { StoreAnswer } from "./core/store-answer.js"
+export { proxyStoreClient } from "./core/store-client.js"
 export { storeProxy, type StoreProxyOptions } from "./core/store-proxy.js"
 export type { StoreSession } from "./core/store-session.js"
 export {

@@ -47,9 +47,15 @@ export default class TwSubscriptionModuleService extends MedusaService({
    * and no period that was not there before.
    */
   @InjectTransactionManager()
-  async restoreServiceState(subscription: SubscriptionState, periods: Array<PeriodState & { id: string }>, @MedusaContext() sharedContext: Context = {}): Promise<void> {
+  async restoreServiceState(
+    subscription: SubscriptionState,
+    periods: Array<PeriodState & { id: string }>,
+    /** Periods to keep even if added since (an order stands on them). */
+    keep: string[] = [],
+    @MedusaContext() sharedContext: Context = {}
+  ): Promise<void> {
     await this.updateTwSubscriptions(subscription, sharedContext)
-    const before = new Set(periods.map((p) => p.id))
+    const before = new Set([...periods.map((p) => p.id), ...keep])
     const now = await this.listTwSubscriptionPeriods({ subscription_id: subscription.id }, { take: null, select: ["id"] }, sharedContext)
     const added = now.filter((p) => !before.has(p.id)).map((p) => p.id)
     if (added.length) {

@@ -73,10 +73,16 @@ export interface ListedPage {
  */
 export const statusKey = (serviceId: string, status: string) => `${serviceId}:${status}`
 
-/** A notification or webhook reduced to what the pipeline acts on. */
 /** A delivery refused: naming nothing of this merchant or malformed, without a signature, or signed with no configured secret. */
 export type DeliveryRefusal = "forged" | "unsigned" | "signature_failed"
 
+/** What one parse of a delivery gave: the delivery, or why it was refused (neither: not the pipeline's). */
+export interface DeliveryReading {
+  delivery?: Delivery
+  refusal?: DeliveryRefusal
+}
+
+/** A notification or webhook reduced to what the pipeline acts on. */
 export interface Delivery {
   /** Identifies the delivery across retries and duplicates. */
   key: string
@@ -109,10 +115,11 @@ export interface PaymentApi {
   /** Names the service account (API address and merchant, nothing secret), so that state kept for one account is never used with another. */
   readonly account: string
   readonly attestor: Attestor
-  /** Verifies (embedded) and parses a delivery; undefined, logged, for one to ignore. */
-  parseDelivery(payload: ProviderWebhookPayload["payload"]): Delivery | undefined
-  /** Why a delivery `parseDelivery` ignored was refused (for the health tallies), or undefined when it was only not the pipeline's. */
-  refusal(payload: ProviderWebhookPayload["payload"]): DeliveryRefusal | undefined
+  /**
+   * Verifies (embedded) and parses a delivery, once: the delivery the pipeline acts on, or none (logged) for one
+   * to ignore, with why it was refused when it was (for the health tallies; none when it was only not the pipeline's).
+   */
+  readDelivery(payload: ProviderWebhookPayload["payload"]): DeliveryReading
   /** One fresh read; undefined when the service does not know the id or it is not this merchant's. */
   observe(serviceId: string): Promise<PaymentObservation | undefined>
   /** Returns money paid for a session the store no longer uses, or says why it could not. */

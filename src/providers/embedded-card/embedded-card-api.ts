@@ -4,7 +4,7 @@ import { NotFoundError } from "../../lib/http"
 import { untrusted } from "../../lib/log"
 import { Attestor } from "../core/attestation"
 import { embeddedFailureCode } from "../core/shopper-error-codes"
-import type { Delivery, DeliveryRefusal, ListedPage, OrphanRefund, PaymentApi, PaymentObservation, UnsettledSession } from "../core/payment-api"
+import type { DeliveryReading, ListedPage, OrphanRefund, PaymentApi, PaymentObservation, UnsettledSession } from "../core/payment-api"
 import type { ResolvedEmbeddedCardOptions } from "./options"
 import { type EmbeddedSessionData, readSessionData } from "./embedded-card-session-data"
 import { WEBHOOK_ACTION } from "./embedded-card-status-map"
@@ -41,7 +41,8 @@ export class EmbeddedCardApi implements PaymentApi {
     return `${this.options.apiBaseUrl}#${this.options.publishableKey}`
   }
 
-  parseDelivery(payload: ProviderWebhookPayload["payload"]): Delivery | undefined {
+  /** A webhook is refused only for its signature: none at all, or one no configured secret made. */
+  readDelivery(payload: ProviderWebhookPayload["payload"]): DeliveryReading {
     const raw = payload.rawData
     const header = payload.headers?.[SIGNATURE_HEADER.toLowerCase()]
     let event: WebhookEvent
@@ -49,21 +50,15 @@ export class EmbeddedCardApi implements PaymentApi {
       event = constructEvent(typeof raw === "string" ? Buffer.from(raw) : raw, typeof header === "string" ? header : undefined, this.options.webhookSecrets)
     } catch (error) {
       this.logger.warn(`embedded-card: rejected a webhook: ${untrusted((error as Error).message, 300)}`)
-      return undefined
+      return { refusal: typeof header === "string" && header ? "signature_failed" : "unsigned" }
     }
     // The signed body is a snapshot: the pipeline reads the current state, so a
     // delayed or reordered delivery cannot move the session backwards.
     if (event.type.startsWith("refund.")) {
       const refund = event.data as Refund
-      return { key: event.id, serviceId: refund.paymentIntentId, refundId: refund.id, signed: true }
+      return { delivery: { key: event.id, serviceId: refund.paymentIntentId, refundId: refund.id, signed: true } }
     }
-    return { key: event.id, serviceId: (event.data as PaymentIntent).id, signed: true }
-  }
-
-  /** A webhook is refused only for its signature: none at all, or one no configured secret made. */
-  refusal(payload: ProviderWebhookPayload["payload"]): DeliveryRefusal | undefined {
-    const header = payload.headers?.[SIGNATURE_HEADER.toLowerCase()]
-    return typeof header === "string" && header ? "signature_failed" : "unsigned"
+    return { delivery: { key: event.id, serviceId: (event.data as PaymentIntent).id, signed: true } }
   }
 
   async observe(intentId: string): Promise<PaymentObservation | undefined> {

@@ -3,7 +3,7 @@ import { HostedCheckoutClient, type HostedNotification, PAGE_VALIDITY_MS, parseN
 import { InvalidRequestError, NotFoundError } from "../../lib/http"
 import { untrusted } from "../../lib/log"
 import { Attestor } from "../core/attestation"
-import { type Delivery, type DeliveryRefusal, type ListedPage, type OrphanRefund, type PaymentApi, type PaymentObservation, statusKey, type UnsettledSession } from "../core/payment-api"
+import { type Delivery, type DeliveryReading, type DeliveryRefusal, type ListedPage, type OrphanRefund, type PaymentApi, type PaymentObservation, statusKey, type UnsettledSession } from "../core/payment-api"
 import type { ResolvedHostedCheckoutOptions } from "./options"
 import { hostedDeps } from "./provider-deps"
 import { refundTransaction } from "./refund-transaction"
@@ -46,12 +46,24 @@ export class HostedCheckoutApi implements PaymentApi {
     return `${this.options.apiBaseUrl}#${this.options.merchantId}`
   }
 
-  parseDelivery(payload: ProviderWebhookPayload["payload"]): Delivery | undefined {
-    const { notification, error } = this.notificationOf(payload)
-    if (!notification) {
-      this.logger.warn(`hosted-checkout: ignored a malformed notification: ${untrusted(error ?? "", 300)}`)
+  readDelivery(payload: ProviderWebhookPayload["payload"]): DeliveryReading {
+    const notification = this.readNotification(payload)
+    const delivery = notification && this.deliveryOf(notification)
+    return delivery ? { delivery } : { refusal: this.refusalOf(notification) }
+  }
+
+  /** The one parse of a notification's body (undefined, and logged, when malformed): the delivery subscriber hands it to the payment pipeline (`deliveryOf`, `refusalOf`) and to the subscription branch. */
+  readNotification(payload: ProviderWebhookPayload["payload"]): HostedNotification | undefined {
+    try {
+      return parseNotification(payload.rawData?.length ? payload.rawData : payload.data)
+    } catch (error) {
+      this.logger.warn(`hosted-checkout: ignored a malformed notification: ${untrusted((error as Error).message, 300)}`)
       return undefined
     }
+  }
+
+  /** What the payment pipeline takes from a parsed notification: a charge of this merchant's. */
+  deliveryOf(notification: HostedNotification): Delivery | undefined {
     // Refund and recurring notifications are re-read where they matter (admin refund view, subscriptions).
     if (notification.purpose !== "charge") {
       return undefined
@@ -71,18 +83,12 @@ export class HostedCheckoutApi implements PaymentApi {
     return delivery
   }
 
-  /** Unsigned notifications can only be forged: malformed, or naming no transaction of this merchant. */
-  refusal(payload: ProviderWebhookPayload["payload"]): DeliveryRefusal | undefined {
-    const { notification } = this.notificationOf(payload)
+  /**
+   * Why the pipeline refused what `readNotification` gave (undefined when malformed), for the health tallies.
+   * Unsigned notifications can only be forged: malformed, or a charge naming no transaction of this merchant.
+   */
+  refusalOf(notification: HostedNotification | undefined): DeliveryRefusal | undefined {
     return !notification || (notification.purpose === "charge" && !this.ofThisMerchant(notification)) ? "forged" : undefined
-  }
-
-  private notificationOf(payload: ProviderWebhookPayload["payload"]): { notification?: HostedNotification; error?: string } {
-    try {
-      return { notification: parseNotification(payload.rawData?.length ? payload.rawData : payload.data) }
-    } catch (error) {
-      return { error: (error as Error).message }
-    }
   }
 
   private ofThisMerchant(notification: HostedNotification): boolean {

@@ -16,7 +16,7 @@ export const refundTwCancelledOrderWorkflow = createWorkflow(refundTwCancelledOr
   const lockKey = transform({ orderId }, ({ orderId }) => `medusa-payment-tw:owed-refund:${orderId}`)
   acquireLockStep({ key: lockKey, timeout: 60, ttl: 300 })
   const owed = listOwedRefundsStep(orderId)
-  const refunded = refundOwedStep(owed)
+  const refunded = refundOwedStep({ orderId, owed })
   releaseLockStep({ key: lockKey })
   return new WorkflowResponse(refunded)
 })

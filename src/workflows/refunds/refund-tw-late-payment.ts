@@ -13,7 +13,8 @@ export interface RefundTwLatePaymentInput {
 
 /**
  * Returns a payment recorded on an order after the order was cancelled (a
- * cvs/atm code paid late): core's refund step, then the refund's transaction
+ * cvs/atm code paid late; a card payment whose refund core's cancel could not
+ * make, from `refund-tw-cancelled-order`): core's refund step, then the refund's transaction
  * on the order, the records core's refund workflow makes. That workflow is not
  * used as a whole because it adds credit lines to the order, which a cancelled
  * order refuses after the money has left.

@@ -43,7 +43,7 @@ const sdkFailure = (error: { code: string; message: string }) => new TwPaymentEr
  * and a failed intent is replaced by a new one.
  */
 export function EmbeddedCardElement({ cart, returnPath, providerId, theme, onPaid, className }: EmbeddedCardElementProps) {
-  const { sdk, headers, locale, text } = useTwPayment()
+  const { sdk, headers, locale, text, classNames } = useTwPayment()
   const id = useId()
   const frame = useRef<HTMLDivElement>(null)
   const [card, setCard] = useState<MountedCard | undefined>(undefined)
@@ -110,7 +110,7 @@ export function EmbeddedCardElement({ cart, returnPath, providerId, theme, onPai
       </div>
       {!card && !loadError ? <p role="status">{text("loading")}</p> : null}
       <ErrorMessage error={loadError} />
-      <button type="button" onClick={pay} disabled={busy || !card || !valid} aria-busy={busy} data-testid="embedded-card-pay">
+      <button type="button" className={classNames.button} onClick={pay} disabled={busy || !card || !valid} aria-busy={busy} data-testid="embedded-card-pay">
         {busy ? text("busy") : text("pay_now")}
       </button>
       <ErrorMessage error={error} />

@@ -28,7 +28,7 @@ export interface HostedPayButtonProps {
  * announced in the shopper's language.
  */
 export function HostedPayButton({ cart, methods, invoice, returnPath, providerId, onStarted = (start) => assignLocation(start.url), className, children }: HostedPayButtonProps) {
-  const { sdk, headers, text } = useTwPayment()
+  const { sdk, headers, text, classNames } = useTwPayment()
   const { busy, error, run } = useBusyAction()
 
   const pay = () => {
@@ -49,7 +49,7 @@ export function HostedPayButton({ cart, methods, invoice, returnPath, providerId
 
   return (
     <div className={className}>
-      <button type="button" onClick={pay} disabled={busy} aria-busy={busy} data-testid="hosted-pay-button">
+      <button type="button" className={classNames.button} onClick={pay} disabled={busy} aria-busy={busy} data-testid="hosted-pay-button">
         {busy ? text("busy") : (children ?? text("pay_hosted"))}
       </button>
       <ErrorMessage error={error} />

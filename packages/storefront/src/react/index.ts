@@ -4,7 +4,7 @@
  * Unstyled (every component takes `className`), every text from the kit's
  * catalogue in `en` or `zh-TW`.
  */
-export { TwPaymentProvider, type TwPaymentProviderProps, type TwPaymentContextValue, useTwPayment } from "./context.js"
+export { type TwPaymentClassNames, TwPaymentProvider, type TwPaymentProviderProps, type TwPaymentContextValue, useTwPayment } from "./context.js"
 export { ErrorMessage, type ErrorMessageProps } from "./error-message.js"
 export { PaymentOptions, type PaymentOption, paymentOptionKey, type PaymentOptionsProps } from "./payment-options.js"
 export { HostedPayButton, type HostedPayButtonProps } from "./hosted-pay-button.js"

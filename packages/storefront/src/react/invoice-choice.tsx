@@ -139,7 +139,7 @@ export interface InvoiceChoiceProps {
  * check refuses is marked `aria-invalid`, described by its error (announced).
  */
 export function InvoiceChoice({ state, className, withEmail = true }: InvoiceChoiceProps) {
-  const { text } = useTwPayment()
+  const { text, classNames } = useTwPayment()
   const id = useId()
   const { draft, setDraft, issues, inputs } = state
 
@@ -148,12 +148,13 @@ export function InvoiceChoice({ state, className, withEmail = true }: InvoiceCho
     const inputId = `${id}-${input}`
     const errorId = `${inputId}-error`
     return (
-      <div data-field={input}>
+      <div data-field={input} className={classNames.field}>
         <label htmlFor={inputId}>{text(label)}</label>
         <input
           id={inputId}
           name={input}
           type={extra.type ?? "text"}
+          className={classNames.input}
           value={draft[input]}
           autoComplete={extra.autoComplete ?? "off"}
           inputMode={extra.inputMode}
@@ -165,7 +166,7 @@ export function InvoiceChoice({ state, className, withEmail = true }: InvoiceCho
           onChange={(event) => setDraft({ [input]: event.target.value })}
         />
         {issue ? (
-          <p id={errorId} role="alert" data-testid={`invoice-error-${input}`}>
+          <p id={errorId} role="alert" className={classNames.error} data-testid={`invoice-error-${input}`}>
             {text(ISSUE_TEXT[input])}
           </p>
         ) : null}
@@ -175,18 +176,19 @@ export function InvoiceChoice({ state, className, withEmail = true }: InvoiceCho
 
   return (
     <fieldset className={className} data-testid="invoice-choice">
-      <legend>{text("invoice_legend")}</legend>
+      <legend className={classNames.title}>{text("invoice_legend")}</legend>
       {KINDS.map(({ kind, label }) => (
-        <div key={kind}>
+        <div key={kind} className={classNames.option}>
           <input
             type="radio"
+            className={classNames.radio}
             id={`${id}-kind-${kind}`}
             name={`${id}-kind`}
             value={kind}
             checked={draft.kind === kind}
             onChange={() => setDraft({ kind })}
           />
-          <label htmlFor={`${id}-kind-${kind}`}>{text(label)}</label>
+          <label htmlFor={`${id}-kind-${kind}`} className={classNames.optionLabel}>{text(label)}</label>
         </div>
       ))}
       {draft.kind === "mobile_barcode" ? field("barcode", "invoice_barcode_label") : null}
@@ -199,7 +201,7 @@ export function InvoiceChoice({ state, className, withEmail = true }: InvoiceCho
       ) : null}
       {withEmail ? field("email", "invoice_email_label", { type: "email", inputMode: "email", autoComplete: "email" }) : null}
       {issues.choice ? (
-        <p role="alert" data-testid="invoice-error-choice">
+        <p role="alert" className={classNames.error} data-testid="invoice-error-choice">
           {text(ISSUE_TEXT.choice)}
         </p>
       ) : null}

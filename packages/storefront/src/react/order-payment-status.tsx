@@ -18,7 +18,7 @@ const METHODS = new Set(["card", "cvs", "atm", "linePay", "applePay"])
  * Canceled, and how the shopper paid. Nothing for an order another provider took.
  */
 export function OrderPaymentStatus({ order, className }: OrderPaymentStatusProps) {
-  const { text } = useTwPayment()
+  const { text, classNames } = useTwPayment()
   const payment = orderPaymentOf(order)
   if (!payment) {
     return null
@@ -30,7 +30,7 @@ export function OrderPaymentStatus({ order, className }: OrderPaymentStatusProps
       : text("atm_instructions", { amount, bank_name: found.bankName, bank_code: found.bankCode, account: found.account, expires_at: formatTaipeiTime(found.payBefore) })
   return (
     <section className={className} data-testid="order-payment" data-state={payment.state}>
-      <h2>{text("order_payment_title")}</h2>
+      <h2 className={classNames.title}>{text("order_payment_title")}</h2>
       <p data-testid="order-payment-state">
         {text(`order_payment_${payment.state}`)}
         {payment.method && METHODS.has(payment.method) ? ` · ${text(`payment_method_${payment.method}` as KitTextKey)}` : null}

@@ -43,7 +43,7 @@ export interface PaymentOptionsProps {
  * cards. Other providers of the region are not this component's to list.
  */
 export function PaymentOptions({ cart, value, onChange, methods = HOSTED_METHODS, customerId, className }: PaymentOptionsProps) {
-  const { sdk, headers, text } = useTwPayment()
+  const { sdk, headers, text, classNames } = useTwPayment()
   const id = useId()
   const [options, setOptions] = useState<PaymentOption[] | undefined>(undefined)
   const [error, setError] = useState<unknown>(undefined)
@@ -82,23 +82,24 @@ export function PaymentOptions({ cart, value, onChange, methods = HOSTED_METHODS
 
   return (
     <fieldset className={className} data-testid="payment-options" aria-busy={options === undefined && !error}>
-      <legend>{text("payment_options_legend")}</legend>
+      <legend className={classNames.title}>{text("payment_options_legend")}</legend>
       {options === undefined && !error ? <p role="status">{text("loading")}</p> : null}
       {options?.length === 0 ? <p role="status">{text("payment_options_empty")}</p> : null}
       {options?.map((option) => {
         const key = paymentOptionKey(option)
         const inputId = `${id}-${key}`
         return (
-          <div key={key} data-option={key}>
+          <div key={key} className={classNames.option} data-option={key}>
             <input
               type="radio"
+              className={classNames.radio}
               id={inputId}
               name={`${id}-payment-option`}
               value={key}
               checked={value ? paymentOptionKey(value) === key : false}
               onChange={() => onChange(option)}
             />
-            <label htmlFor={inputId}>{labelOf(option)}</label>
+            <label htmlFor={inputId} className={classNames.optionLabel}>{labelOf(option)}</label>
           </div>
         )
       })}

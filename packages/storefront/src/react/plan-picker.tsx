@@ -16,7 +16,7 @@ export interface PlanPickerProps {
 
 /** The active subscription plans as radios: each with its title, interval and number of charges. */
 export function PlanPicker({ of, plans: given, value, onChange, className }: PlanPickerProps) {
-  const { sdk, headers, text } = useTwPayment()
+  const { sdk, headers, text, classNames } = useTwPayment()
   const id = useId()
   const [listed, setPlans] = useState<SubscriptionPlan[] | undefined>(undefined)
   const plans = given ?? listed
@@ -45,13 +45,13 @@ export function PlanPicker({ of, plans: given, value, onChange, className }: Pla
 
   return (
     <fieldset className={className} data-testid="plan-picker" aria-busy={plans === undefined && error === undefined}>
-      <legend>{text("plan_picker_legend")}</legend>
+      <legend className={classNames.title}>{text("plan_picker_legend")}</legend>
       {plans === undefined && error === undefined ? <p role="status">{text("loading")}</p> : null}
       {plans?.length === 0 ? <p>{text("plans_empty")}</p> : null}
       {plans?.map((plan) => (
-        <div key={plan.id}>
-          <input type="radio" id={`${id}-${plan.id}`} name={`${id}-plan`} value={plan.id} checked={value === plan.id} onChange={() => onChange(plan)} />
-          <label htmlFor={`${id}-${plan.id}`}>
+        <div key={plan.id} className={classNames.option}>
+          <input type="radio" className={classNames.radio} id={`${id}-${plan.id}`} name={`${id}-plan`} value={plan.id} checked={value === plan.id} onChange={() => onChange(plan)} />
+          <label htmlFor={`${id}-${plan.id}`} className={classNames.optionLabel}>
             {plan.title} ({termsOf(plan)})
           </label>
         </div>

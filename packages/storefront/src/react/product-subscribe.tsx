@@ -22,7 +22,7 @@ export interface ProductSubscribeProps {
  * (`PlanPicker`) and "Subscribe". Shows nothing for a product without plans.
  */
 export function ProductSubscribe({ productId, onSubscribe, className }: ProductSubscribeProps) {
-  const { sdk, headers, text } = useTwPayment()
+  const { sdk, headers, text, classNames } = useTwPayment()
   const [plans, setPlans] = useState<SubscriptionPlan[] | undefined>(undefined)
   const [chosen, setChosen] = useState<SubscriptionPlan | undefined>(undefined)
   const { busy, error, run } = useBusyAction()
@@ -51,7 +51,7 @@ export function ProductSubscribe({ productId, onSubscribe, className }: ProductS
   return (
     <div className={className} data-testid="product-subscribe">
       <PlanPicker of={{ productId }} plans={plans} value={chosen?.id} onChange={setChosen} />
-      <button type="button" onClick={subscribe} disabled={busy || !chosen} aria-busy={busy} data-testid="product-subscribe-button">
+      <button type="button" className={classNames.button} onClick={subscribe} disabled={busy || !chosen} aria-busy={busy} data-testid="product-subscribe-button">
         {busy ? text("busy") : text("subscribe")}
       </button>
       <ErrorMessage error={error} />

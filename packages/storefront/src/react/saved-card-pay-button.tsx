@@ -34,7 +34,7 @@ const codeOf = (completion: Exclude<CartCompletion, { kind: "order" }>): string 
  * (`completeCart`), without leaving the store.
  */
 export function SavedCardPayButton({ cart, customerId, savedCardId, invoice, providerId, onCompleted, className, children }: SavedCardPayButtonProps) {
-  const { sdk, headers, text } = useTwPayment()
+  const { sdk, headers, text, classNames } = useTwPayment()
   const { busy, error, setError, run } = useBusyAction()
 
   const pay = () => {
@@ -54,7 +54,7 @@ export function SavedCardPayButton({ cart, customerId, savedCardId, invoice, pro
 
   return (
     <div className={className}>
-      <button type="button" onClick={pay} disabled={busy || !savedCardId} aria-busy={busy} data-testid="saved-card-pay">
+      <button type="button" className={classNames.button} onClick={pay} disabled={busy || !savedCardId} aria-busy={busy} data-testid="saved-card-pay">
         {busy ? text("busy") : (children ?? text("saved_card_pay"))}
       </button>
       <ErrorMessage error={error} />

@@ -26,7 +26,7 @@ export interface SavedCardPickerProps {
  * that charges it, without leaving the store.
  */
 export function SavedCardPicker({ cart, customerId, invoice, providerId, onCompleted, className }: SavedCardPickerProps) {
-  const { sdk, headers, text } = useTwPayment()
+  const { sdk, headers, text, classNames } = useTwPayment()
   const id = useId()
   const [cards, setCards] = useState<SavedCard[] | undefined>(undefined)
   const [chosen, setChosen] = useState<string | undefined>(undefined)
@@ -42,13 +42,13 @@ export function SavedCardPicker({ cart, customerId, invoice, providerId, onCompl
 
   return (
     <fieldset className={className} data-testid="saved-card-picker" aria-busy={cards === undefined && error === undefined}>
-      <legend>{text("saved_card_picker_legend")}</legend>
+      <legend className={classNames.title}>{text("saved_card_picker_legend")}</legend>
       {cards === undefined && error === undefined ? <p role="status">{text("loading")}</p> : null}
       {cards?.length === 0 ? <p>{text("saved_cards_empty")}</p> : null}
       {cards?.map((card) => (
-        <div key={card.id}>
-          <input type="radio" id={`${id}-${card.id}`} name={`${id}-card`} value={card.id} checked={chosen === card.id} onChange={() => setChosen(card.id)} />
-          <label htmlFor={`${id}-${card.id}`}>{savedCardName(card, text)}</label>
+        <div key={card.id} className={classNames.option}>
+          <input type="radio" className={classNames.radio} id={`${id}-${card.id}`} name={`${id}-card`} value={card.id} checked={chosen === card.id} onChange={() => setChosen(card.id)} />
+          <label htmlFor={`${id}-${card.id}`} className={classNames.optionLabel}>{savedCardName(card, text)}</label>
         </div>
       ))}
       <SavedCardPayButton cart={cart} customerId={customerId} savedCardId={chosen} invoice={invoice} providerId={providerId} onCompleted={onCompleted} />

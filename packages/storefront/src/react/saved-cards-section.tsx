@@ -24,7 +24,7 @@ export interface SavedCardsSectionProps {
  * customer; a guest reads the store's `saved_card_login_required`-style refusal.
  */
 export function SavedCardsSection({ returnPath, providerId, onBindingStarted = (binding) => assignLocation(binding.checkoutUrl), pollMs = 2000, className }: SavedCardsSectionProps) {
-  const { sdk, headers, text } = useTwPayment()
+  const { sdk, headers, text, classNames } = useTwPayment()
   const [cards, setCards] = useState<SavedCard[] | undefined>(undefined)
   const [loadError, setLoadError] = useState<unknown>(undefined)
   const { busy, error, run } = useBusyAction()
@@ -56,7 +56,7 @@ export function SavedCardsSection({ returnPath, providerId, onBindingStarted = (
 
   return (
     <section className={className} data-testid="saved-cards-section" aria-busy={cards === undefined || busy}>
-      <h2>{text("saved_cards_title")}</h2>
+      <h2 className={classNames.title}>{text("saved_cards_title")}</h2>
       {cards === undefined && loadError === undefined ? <p role="status">{text("loading")}</p> : null}
       <ErrorMessage error={loadError} />
       {cards?.length === 0 ? <p data-testid="saved-cards-empty">{text("saved_cards_empty")}</p> : null}
@@ -65,9 +65,9 @@ export function SavedCardsSection({ returnPath, providerId, onBindingStarted = (
           {cards.map((card) => {
             const name = savedCardName(card, text)
             return (
-              <li key={card.id} data-testid="saved-card" data-status={card.status}>
+              <li key={card.id} className={classNames.item} data-testid="saved-card" data-status={card.status}>
                 <span data-testid="saved-card-name">{name}</span> <span data-testid="saved-card-status">{text(`saved_card_status_${card.status}`)}</span>{" "}
-                <button type="button" onClick={() => remove(card)} disabled={busy}>
+                <button type="button" className={classNames.secondaryButton} onClick={() => remove(card)} disabled={busy}>
                   {text("saved_card_delete", { card: name })}
                 </button>
               </li>
@@ -76,7 +76,7 @@ export function SavedCardsSection({ returnPath, providerId, onBindingStarted = (
         </ul>
       ) : null}
       {loadError === undefined ? (
-        <button type="button" onClick={add} disabled={busy || cards === undefined} aria-busy={busy} data-testid="saved-card-add">
+        <button type="button" className={classNames.button} onClick={add} disabled={busy || cards === undefined} aria-busy={busy} data-testid="saved-card-add">
           {busy ? text("busy") : text("saved_card_add")}
         </button>
       ) : null}

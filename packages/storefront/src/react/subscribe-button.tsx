@@ -26,7 +26,7 @@ export interface SubscribeButtonProps {
 
 /** Starts the subscription checkout (`startSubscriptionCheckout`), then the service's page, or with a saved card the completion. */
 export function SubscribeButton({ cartId, planId, invoice, savedCardId, returnPath, providerId, onStarted, onCompleted, className, children }: SubscribeButtonProps) {
-  const { sdk, headers, text } = useTwPayment()
+  const { sdk, headers, text, classNames } = useTwPayment()
   const { busy, error, run } = useBusyAction()
 
   const subscribe = () => {
@@ -59,7 +59,7 @@ export function SubscribeButton({ cartId, planId, invoice, savedCardId, returnPa
 
   return (
     <div className={className}>
-      <button type="button" onClick={subscribe} disabled={busy || !planId} aria-busy={busy} data-testid="subscribe-button">
+      <button type="button" className={classNames.button} onClick={subscribe} disabled={busy || !planId} aria-busy={busy} data-testid="subscribe-button">
         {busy ? text("busy") : (children ?? text("subscribe"))}
       </button>
       <ErrorMessage error={error} />

@@ -13,7 +13,7 @@ export interface SubscriptionsSectionProps {
 
 /** The account's subscriptions: each with its status, amount and next charge, and a cancel button while it can be cancelled. */
 export function SubscriptionsSection({ formatDate, className }: SubscriptionsSectionProps) {
-  const { sdk, headers, locale, text } = useTwPayment()
+  const { sdk, headers, locale, text, classNames } = useTwPayment()
   const [subscriptions, setSubscriptions] = useState<Subscription[] | undefined>(undefined)
   const [loadError, setLoadError] = useState<unknown>(undefined)
   const { busy, error, run } = useBusyAction()
@@ -32,7 +32,7 @@ export function SubscriptionsSection({ formatDate, className }: SubscriptionsSec
 
   return (
     <section className={className} data-testid="subscriptions-section" aria-busy={subscriptions === undefined || busy}>
-      <h2>{text("subscriptions_title")}</h2>
+      <h2 className={classNames.title}>{text("subscriptions_title")}</h2>
       {subscriptions === undefined && loadError === undefined ? <p role="status">{text("loading")}</p> : null}
       <ErrorMessage error={loadError} />
       {subscriptions?.length === 0 ? <p data-testid="subscriptions-empty">{text("subscriptions_empty")}</p> : null}
@@ -41,12 +41,12 @@ export function SubscriptionsSection({ formatDate, className }: SubscriptionsSec
           {subscriptions.map((subscription) => {
             const name = subscription.plan_title ?? subscription.id
             return (
-              <li key={subscription.id} data-testid="subscription" data-status={subscription.status}>
+              <li key={subscription.id} className={classNames.item} data-testid="subscription" data-status={subscription.status}>
                 <span>{name}</span> <span data-testid="subscription-status">{text(`subscription_status_${subscription.status}`)}</span>{" "}
                 <span>{text("subscription_amount", { amount: subscription.amount.toLocaleString("en-US") })}</span>
                 {subscription.next_charge_at ? <span> {text("subscription_next_charge", { date: dateOf(subscription.next_charge_at) })}</span> : null}
                 {isCancellable(subscription.status) ? (
-                  <button type="button" onClick={() => cancel(subscription)} disabled={busy}>
+                  <button type="button" className={classNames.secondaryButton} onClick={() => cancel(subscription)} disabled={busy}>
                     {text("subscription_cancel", { name })}
                   </button>
                 ) : null}

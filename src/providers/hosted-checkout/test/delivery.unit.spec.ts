@@ -23,19 +23,26 @@ const charge = (changes: Record<string, unknown>) => ({
   headers: {},
 })
 
-describe("hosted parseDelivery", () => {
+describe("hosted readDelivery", () => {
   it("a one-time payment's notification names only the transaction", () => {
-    expect(api.parseDelivery(charge({ action: "onetime", orderId: "payses_1", customId: "payses_1" }))).toEqual({ key: `${TX}:charged`, serviceId: TX })
+    expect(api.readDelivery(charge({ action: "onetime", orderId: "payses_1", customId: "payses_1" })).delivery).toEqual({ key: `${TX}:charged`, serviceId: TX })
   })
 
   it("a subscription's charge also names the checkout's session: customId, or a token payment's orderId", () => {
-    expect(api.parseDelivery(charge({ action: "subscription", orderId: "payses_1", customId: "payses_1", subscriptionId: "S2026010500000001", period: 2 }))).toEqual({
+    expect(api.readDelivery(charge({ action: "subscription", orderId: "payses_1", customId: "payses_1", subscriptionId: "S2026010500000001", period: 2 })).delivery).toEqual({
       key: `${TX}:charged`,
       serviceId: TX,
       subscriptionSession: "payses_1",
     })
-    expect(api.parseDelivery(charge({ action: "subscription", orderId: "payses_2" }))?.subscriptionSession).toBe("payses_2")
-    expect(api.parseDelivery(charge({ action: "subscription", customId: "cart_1" }))?.subscriptionSession).toBeUndefined()
+    expect(api.readDelivery(charge({ action: "subscription", orderId: "payses_2" })).delivery?.subscriptionSession).toBe("payses_2")
+    expect(api.readDelivery(charge({ action: "subscription", customId: "cart_1" })).delivery?.subscriptionSession).toBeUndefined()
+  })
+
+  it("one parse also says why a charge was refused (forged: malformed, or not this merchant's); a notification left to others is not refused", () => {
+    expect(api.readDelivery({ data: {}, rawData: Buffer.from("{not json"), headers: {} })).toEqual({ refusal: "forged" })
+    expect(api.readDelivery(charge({ action: "onetime", merchantId: "another-shop" }))).toEqual({ refusal: "forged" })
+    expect(api.refusalOf(undefined)).toBe("forged")
+    expect(api.refusalOf(api.readNotification(charge({ action: "onetime" })))).toBeUndefined()
   })
 })
 

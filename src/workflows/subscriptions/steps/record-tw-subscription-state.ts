@@ -28,6 +28,8 @@ export interface RecordedSubscriptionState {
 interface Previous {
   subscription: SubscriptionState
   periods: Array<PeriodState & { id: string }>
+  /** Each period's order as this step left it. */
+  recorded: RecordedSubscriptionState["periods"]
 }
 
 /**
@@ -49,7 +51,7 @@ export const recordTwSubscriptionStateStep = createStep(
     }
     const before = await module.retrieveTwSubscription(subscription.id)
     const periodsBefore = await module.listTwSubscriptionPeriods({ subscription_id: subscription.id }, { take: null })
-    const previous: Previous = {
+    const previous: Omit<Previous, "recorded"> = {
       subscription: {
         id: before.id,
         status: before.status,
@@ -83,11 +85,21 @@ export const recordTwSubscriptionStateStep = createStep(
       cancelReason: record.cancelReason ?? null,
       periods: stored.map((p) => ({ id: p.id, period: p.period, order_id: p.order_id, order_paid: p.order_paid })),
     }
-    return new StepResponse(recorded, previous)
+    return new StepResponse(recorded, { ...previous, recorded: recorded.periods })
   },
   async (previous, { container }) => {
-    if (previous) {
-      await subscriptionModule(container).restoreServiceState(previous.subscription, previous.periods)
+    if (!previous) {
+      return
     }
+    const module = subscriptionModule(container)
+    // A period's order set after this step (a renewal run, which stands or undoes itself) is not this step's
+    // to put back: put back, the next run would record that order again and its hooks would run twice.
+    const asRecorded = new Map(previous.recorded.map((p) => [p.id, p]))
+    const now = await module.listTwSubscriptionPeriods({ subscription_id: previous.subscription.id }, { take: null, select: ["id", "order_id", "order_paid"] })
+    const ordered = new Set(
+      now.filter((p) => p.order_id && (p.order_id !== asRecorded.get(p.id)?.order_id || p.order_paid !== asRecorded.get(p.id)?.order_paid)).map((p) => p.id)
+    )
+    const periods = previous.periods.map(({ order_id, order_paid, ...period }) => (ordered.has(period.id) ? period : { ...period, order_id, order_paid }))
+    await module.restoreServiceState(previous.subscription, periods, [...ordered])
   }
 )
