@@ -175,7 +175,7 @@ module.exports = defineConfig({
         ],
       },
     },
-    // Subscriptions and the sweep's cursor: a store that installed the package gets these modules from the plugin itself.
+    // Subscriptions, and the sweep's cursor and the deliveries' markers: a store that installed the package gets these modules from the plugin itself.
     { resolve: "./src/modules/tw-subscription" },
     { resolve: "./src/modules/tw-payment-sweep" },
     // Saved cards: a store that installed the package gets it from the plugin, with the plugin's options.
