@@ -1,6 +1,7 @@
 import type { ILockingModule, Logger, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { randomUUID } from "node:crypto"
+import { untrusted } from "../lib/log"
 import { TW_PAYMENT_SWEEP_MODULE, type TwPaymentSweepModuleService } from "../modules/tw-payment-sweep"
 
 /** A claim is held, and a delivery recognised as a repeat, for two days: longer than any service retries. */
@@ -166,7 +167,7 @@ async function handleLeased(markers: Markers | undefined, logger: Logger, { prov
   if (markers) {
     // Handled whatever happens next: a marker not set only costs the next copy a read.
     const kept = (marking: Promise<unknown>) =>
-      marking.catch((error: Error) => logger.warn(`${provider}: a delivery marker was not stored (the next copy is read): ${error.message}`))
+      marking.catch((error: Error) => logger.warn(`${provider}: a delivery marker was not stored (the next copy is read): ${untrusted(error.message, 300)}`))
     // Already set: an earlier run of the same fact, whose marker stands.
     await Promise.all(verified.map((done) => kept(markers.setMarkerOnce(doneKey(provider, done), CLAIM_SECONDS * 1000))))
     if (delayMs) {
