@@ -175,7 +175,7 @@ module.exports = defineConfig({
         ],
       },
     },
-    // Subscriptions and the sweep's cursor: a store that installed the package gets these modules from the plugin itself.
+    // Subscriptions, and the sweep's cursor and the deliveries' markers: a store that installed the package gets these modules from the plugin itself.
     { resolve: "./src/modules/tw-subscription" },
     // Its options are the payments health rules' thresholds (docs/operations.md#payments-health); tests set them in TW_HEALTH_OPTIONS (JSON).
     { resolve: "./src/modules/tw-payment-sweep", options: { health: process.env.TW_HEALTH_OPTIONS ? JSON.parse(process.env.TW_HEALTH_OPTIONS) : undefined } },

@@ -1,10 +1,40 @@
 import { InMemoryLockingProvider } from "@medusajs/locking/dist/providers/in-memory"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { type DeliveryOnce, handleDeliveryOnce } from "../delivery-claims"
+import { TW_PAYMENT_SWEEP_MODULE } from "../../modules/tw-payment-sweep"
 
-/** A container whose locking module is the in-memory one a single-process store uses. */
-const storeWithLocks = () => {
-  const locking = new InMemoryLockingProvider()
-  return { resolve: () => locking } as never
+/**
+ * The `tw_payment_sweep` module's markers as they behave in its table (its module test checks the
+ * table): a key until its expiry, set once, a window extended to the later expiry.
+ */
+function markersInMemory() {
+  const rows = new Map<string, number>()
+  const live = (key: string) => (rows.get(key) ?? 0) > Date.now()
+  return {
+    rows,
+    hasMarker: jest.fn(async (key: string) => live(key)),
+    setMarkerOnce: jest.fn(async (key: string, ms: number) => {
+      if (live(key)) {
+        return false
+      }
+      rows.set(key, Date.now() + ms)
+      return true
+    }),
+    extendMarker: jest.fn(async (key: string, ms: number) => {
+      rows.set(key, Math.max(rows.get(key) ?? 0, Date.now() + ms))
+    }),
+  }
+}
+
+const logger = { warn: jest.fn(), info: jest.fn() }
+
+/** A container whose locking module is the in-memory one a single-process store uses, with the plugin's markers (unless `markers: null`). */
+const storeWithLocks = ({ markers = markersInMemory() }: { markers?: ReturnType<typeof markersInMemory> | null } = {}) => {
+  const registered: Record<string, unknown> = { [Modules.LOCKING]: new InMemoryLockingProvider(), [ContainerRegistrationKeys.LOGGER]: logger }
+  if (markers) {
+    registered[TW_PAYMENT_SWEEP_MODULE] = markers
+  }
+  return { resolve: (key: string) => registered[key], hasRegistration: (key: string) => key in registered } as never
 }
 
 /** A handler whose read is answered when the test says so, with the status it says. */
@@ -83,6 +113,37 @@ describe("handleDeliveryOnce (delivery claims on verified facts)", () => {
     const retry = readAs("charged")
     expect(await handleDeliveryOnce(container, copy("tx1:charged", retry))).toBe("handled")
     expect(retry).toHaveBeenCalledTimes(1)
+  })
+
+  it("marks only what the read verified, once per key, as rows that expire in two days", async () => {
+    const markers = markersInMemory()
+    const container = storeWithLocks({ markers })
+    await handleDeliveryOnce(container, copy("tx1:charged", readAs("initiated")))
+    expect([...markers.rows.keys()]).toEqual(["delivery:hosted-checkout_test:tx1:initiated"])
+    const expiry = markers.rows.get("delivery:hosted-checkout_test:tx1:initiated")! - Date.now()
+    expect(expiry).toBeGreaterThan(48 * 3600_000 - 5_000)
+    expect(expiry).toBeLessThanOrEqual(48 * 3600_000)
+  })
+
+  it("a marker the store could not keep leaves the delivery handled; the next copy is read", async () => {
+    const markers = markersInMemory()
+    markers.setMarkerOnce.mockRejectedValueOnce(new Error("database gone"))
+    const container = storeWithLocks({ markers })
+    expect(await handleDeliveryOnce(container, copy("tx1:charged", readAs("charged")))).toBe("handled")
+    expect(logger.warn).toHaveBeenCalledWith(expect.stringContaining("a delivery marker was not stored"))
+    const next = readAs("charged")
+    expect(await handleDeliveryOnce(container, copy("tx1:charged", next))).toBe("handled")
+    expect(await handleDeliveryOnce(container, copy("tx1:charged", readAs("charged")))).toBe("repeat")
+    expect(next).toHaveBeenCalledTimes(1)
+  })
+
+  it("without the plugin's module every copy is read and handled (nothing is skipped, nothing breaks)", async () => {
+    const container = storeWithLocks({ markers: null })
+    const handles = [readAs("charged"), readAs("charged")]
+    for (const handle of handles) {
+      expect(await handleDeliveryOnce(container, copy("tx1:charged", handle, { delayMs: 1_500 }))).toBe("handled")
+    }
+    expect(handles.map((handle) => handle.mock.calls.length)).toEqual([1, 1])
   })
 
   describe("with the intake's delay (each copy handled at least that long after it arrived)", () => {
