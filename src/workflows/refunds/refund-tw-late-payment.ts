@@ -1,5 +1,6 @@
 import { createWorkflow, transform, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
-import { addOrderTransactionStep, refundPaymentStep } from "@medusajs/medusa/core-flows"
+import { PaymentEvents } from "@medusajs/framework/utils"
+import { addOrderTransactionStep, emitEventStep, refundPaymentStep } from "@medusajs/medusa/core-flows"
 
 export const refundTwLatePaymentWorkflowId = "refund-tw-late-payment"
 
@@ -15,7 +16,7 @@ export interface RefundTwLatePaymentInput {
  * Returns a payment recorded on an order after the order was cancelled (a
  * cvs/atm code paid late; a card payment whose refund core's cancel could not
  * make, from `refund-tw-cancelled-order`): core's refund step, then the refund's transaction
- * on the order, the records core's refund workflow makes. That workflow is not
+ * on the order and the `payment.refunded` event, as core's refund workflow does. That workflow is not
  * used as a whole because it adds credit lines to the order, which a cancelled
  * order refuses after the money has left.
  */
@@ -31,5 +32,6 @@ export const refundTwLatePaymentWorkflow = createWorkflow(refundTwLatePaymentWor
     }))
   )
   addOrderTransactionStep(transactions)
+  emitEventStep({ eventName: PaymentEvents.REFUNDED, data: transform({ payment }, ({ payment }) => ({ id: payment.id })) })
   return new WorkflowResponse(payment)
 })
