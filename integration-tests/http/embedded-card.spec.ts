@@ -177,7 +177,7 @@ storeTestRunner({
     })
 
     describe("payments health", () => {
-      it("counts one hosted and one embedded payment placed by their deliveries: the metrics move, the page shows them, and a bad signature warns once until it clears", async () => {
+      it("counts one hosted and one embedded payment placed by their deliveries and a refund: the metrics move, the page shows them, and a bad signature warns once until it clears", async () => {
         const reader = new InMemoryReader()
         metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }))
         const changes: unknown[] = []
@@ -228,6 +228,15 @@ storeTestRunner({
           expect(changes).toHaveLength(2)
           expect(changes[1]).toEqual({ started: [], cleared: ["webhook_signatures_failing"], active: [] })
           expect((await health()).warnings).toEqual([])
+
+          // A refund through core's admin route: refunded on the page and in the metric.
+          const [payment] = await paymentsOf(getContainer(), embedded.collectionId)
+          await api.post(`/admin/payments/${payment.id}/refund`, { amount: 920 }, { headers: admin })
+          await settle()
+          expect((await health()).figures.payments.refunded).toBe(1)
+          const { resourceMetrics: afterRefund } = await reader.collect()
+          expect(sumOf(afterRefund, METRIC_NAMES.payments, { provider: "embedded-card_embedded-card", outcome: "refunded" })).toBe(1)
+          expect(sumOf(afterRefund, METRIC_NAMES.payments, { provider: "hosted-checkout_hosted-checkout", outcome: "refunded" })).toBe(0)
         } finally {
           metrics.disable()
         }

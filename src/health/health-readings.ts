@@ -4,7 +4,7 @@ import { TW_PAYMENT_SWEEP_MODULE, type TwPaymentSweepModuleService } from "../mo
 import type { HealthOptions } from "../modules/tw-payment-sweep/health-options"
 import { pluginProviders } from "../providers/plugin-providers"
 import type { HealthReadings } from "../workflows/health/decisions/health-rules"
-import { deliveryFigures, openCharges, refundFigures } from "./health-figures"
+import { openCharges, refundFigures } from "./health-figures"
 
 /**
  * What the health rules look at, over the rules' window (`windowMinutes`), from the same bounded reads as
@@ -15,16 +15,21 @@ export async function healthReadings(container: MedusaContainer, options: Health
   const sweep = container.resolve<TwPaymentSweepModuleService>(TW_PAYMENT_SWEEP_MODULE)
   const [latestPaths, deliveries, refunds, remittances, charges] = await Promise.all([
     sweep.latestPlacementPaths(since, options.reconciledOrders),
-    deliveryFigures(container, since),
+    sweep.tallies("delivery", since),
     refundFigures(container, pluginProviders(container), since, now),
     sweep.remittancesDue(),
     openCharges(container),
   ])
+  const webhooks = (verdicts: string[]) => deliveries.filter((row) => verdicts.some((verdict) => row.key === `webhook:${verdict}`))
+  const latest = (rows: Array<{ last: Date }>) => (rows.length ? Math.max(...rows.map((row) => row.last.getTime())) : null)
+  const failures = webhooks(["unsigned", "signature_failed"])
   observeMoneyWaiting({ refundsAwaiting: refunds.awaiting.amount, remittancesDue: remittances.amount })
   return {
     now,
     latestPaths,
-    signatureFailures: deliveries.webhook.unsigned + deliveries.webhook.signature_failed,
+    signatureFailures: failures.reduce((sum, row) => sum + row.count, 0),
+    lastSignatureFailure: latest(failures),
+    lastVerifiedWebhook: latest(webhooks(["verified"])),
     oldestAwaitedRefund: refunds.awaiting.oldest?.getTime() ?? null,
     oldestRemittanceDue: remittances.oldest?.getTime() ?? null,
     oldestOpenCharge: charges.oldest?.getTime() ?? null,

@@ -98,15 +98,15 @@ export default class TwPaymentSweepModuleService extends MedusaService({ TwSweep
     )
   }
 
-  /** The tallies of a figure since a time, summed by provider and key. */
+  /** The tallies of a figure since a time, summed by provider and key, with the latest minute each was counted in. */
   @InjectManager()
-  async tallies(figure: TallyInput["figure"], since: Date, @MedusaContext() sharedContext: Context = {}): Promise<Array<{ provider_key: string; key: string; count: number }>> {
+  async tallies(figure: TallyInput["figure"], since: Date, @MedusaContext() sharedContext: Context = {}): Promise<Array<{ provider_key: string; key: string; count: number; last: Date }>> {
     const knex = (sharedContext.manager as SqlEntityManager).getKnex()
     const { rows } = await knex.raw(
-      `select provider_key, key, sum(count) as count from tw_health_tally where figure = ? and minute >= date_trunc('minute', ?::timestamptz) and deleted_at is null group by provider_key, key`,
+      `select provider_key, key, sum(count) as count, max(minute) as last from tw_health_tally where figure = ? and minute >= date_trunc('minute', ?::timestamptz) and deleted_at is null group by provider_key, key`,
       [figure, since]
     )
-    return (rows as Array<{ provider_key: string; key: string; count: unknown }>).map((row) => ({ ...row, count: number(row.count) }))
+    return (rows as Array<{ provider_key: string; key: string; count: unknown; last: string | Date }>).map((row) => ({ ...row, count: number(row.count), last: new Date(row.last) }))
   }
 
   /** Orders placed since a time, by path: how many, and the payment-to-order time's p50 and p95. */

@@ -7,6 +7,9 @@ export interface HealthReadings {
   latestPaths: PlacementPath[]
   /** Webhooks of the rules' window refused for their signature: unsigned or matching no secret. */
   signatureFailures: number
+  /** The minute the latest of them was counted in, and the latest verified webhook's (tallies are by minute). */
+  lastSignatureFailure: number | null
+  lastVerifiedWebhook: number | null
   oldestAwaitedRefund: number | null
   oldestRemittanceDue: number | null
   oldestOpenCharge: number | null
@@ -50,8 +53,11 @@ const RULES: Record<HealthRule, Rule> = {
     const share = latestPaths.filter((path) => path === "reconciliation").length / latestPaths.length
     return share > reconciledShare ? { figure: Math.round(share * 100), threshold: Math.round(reconciledShare * 100) } : null
   },
-  webhook_signatures_failing: ({ signatureFailures }, { signatureFailures: threshold }) =>
-    signatureFailures >= threshold ? { figure: signatureFailures, threshold } : null,
+  // Cleared by a webhook verified in a later minute than the latest failure: the store has the new secret.
+  webhook_signatures_failing: ({ signatureFailures, lastSignatureFailure, lastVerifiedWebhook }, { signatureFailures: threshold }) =>
+    signatureFailures >= threshold && !(lastVerifiedWebhook !== null && lastSignatureFailure !== null && lastVerifiedWebhook > lastSignatureFailure)
+      ? { figure: signatureFailures, threshold }
+      : null,
   refunds_failing: ({ now, oldestAwaitedRefund }, { refundMinutes }) => olderThan(now, oldestAwaitedRefund, MINUTE, refundMinutes),
   remittances_overdue: ({ now, oldestRemittanceDue }, { remittanceDays }) => olderThan(now, oldestRemittanceDue, DAY, remittanceDays),
   saved_card_outcomes_open: ({ now, oldestOpenCharge }, { openChargeMinutes }) => olderThan(now, oldestOpenCharge, MINUTE, openChargeMinutes),

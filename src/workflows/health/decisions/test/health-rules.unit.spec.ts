@@ -5,7 +5,7 @@ const NOW = Date.parse("2026-11-29T12:00:00Z")
 const MIN = 60_000
 const DAY = 86_400_000
 const thresholds: HealthThresholds = { reconciledShare: 0.5, minOrders: 3, signatureFailures: 1, refundMinutes: 60, remittanceDays: 3, openChargeMinutes: 30 }
-const quiet: HealthReadings = { now: NOW, latestPaths: [], signatureFailures: 0, oldestAwaitedRefund: null, oldestRemittanceDue: null, oldestOpenCharge: null }
+const quiet: HealthReadings = { now: NOW, latestPaths: [], signatureFailures: 0, lastSignatureFailure: null, lastVerifiedWebhook: null, oldestAwaitedRefund: null, oldestRemittanceDue: null, oldestOpenCharge: null }
 const reading = (changes: Partial<HealthReadings>): HealthReadings => ({ ...quiet, ...changes })
 
 describe("evaluateHealth (the payments health rules)", () => {
@@ -19,7 +19,13 @@ describe("evaluateHealth (the payments health rules)", () => {
       [{ rule: "notifications_missing", figure: 67, threshold: 50 }],
     ],
     ["too few orders to judge", reading({ latestPaths: ["reconciliation", "reconciliation"] }), []],
-    ["one webhook failing its signature", reading({ signatureFailures: 1 }), [{ rule: "webhook_signatures_failing", figure: 1, threshold: 1 }]],
+    ["one webhook failing its signature", reading({ signatureFailures: 1, lastSignatureFailure: NOW - MIN }), [{ rule: "webhook_signatures_failing", figure: 1, threshold: 1 }]],
+    [
+      "a webhook verified in the same minute as the latest failure",
+      reading({ signatureFailures: 2, lastSignatureFailure: NOW - MIN, lastVerifiedWebhook: NOW - MIN }),
+      [{ rule: "webhook_signatures_failing", figure: 2, threshold: 1 }],
+    ],
+    ["a webhook verified after the latest failure: the store has the new secret", reading({ signatureFailures: 2, lastSignatureFailure: NOW - 2 * MIN, lastVerifiedWebhook: NOW - MIN }), []],
     ["a refund awaited 59 minutes", reading({ oldestAwaitedRefund: NOW - 59 * MIN }), []],
     ["a refund awaited an hour", reading({ oldestAwaitedRefund: NOW - 60 * MIN }), [{ rule: "refunds_failing", figure: 60, threshold: 60 }]],
     ["a remittance due 2 days", reading({ oldestRemittanceDue: NOW - 2.9 * DAY }), []],
@@ -28,7 +34,7 @@ describe("evaluateHealth (the payments health rules)", () => {
     ["a charge open 45 minutes", reading({ oldestOpenCharge: NOW - 45 * MIN }), [{ rule: "saved_card_outcomes_open", figure: 45, threshold: 30 }]],
     [
       "several at once, in the rules' order",
-      reading({ oldestOpenCharge: NOW - 45 * MIN, signatureFailures: 4 }),
+      reading({ oldestOpenCharge: NOW - 45 * MIN, signatureFailures: 4, lastSignatureFailure: NOW - MIN, lastVerifiedWebhook: NOW - 5 * MIN }),
       [
         { rule: "webhook_signatures_failing", figure: 4, threshold: 1 },
         { rule: "saved_card_outcomes_open", figure: 45, threshold: 30 },
