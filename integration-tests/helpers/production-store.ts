@@ -11,7 +11,7 @@ import { startMedusaProcess, type MedusaProcess } from "../../scripts/medusa-pro
 import { freePort } from "../../scripts/postgres"
 import { startRedis, type RedisHandle } from "../../scripts/redis"
 import { control, EMBEDDED_HOOK_PATH, HOOK_PATH, STOREFRONT } from "./hosted-store"
-import { seededDatabase } from "./store-database"
+import { medusaCommand, seededDatabase } from "./store-database"
 
 /**
  * The production profile of this repository's store, for tests: a fresh
@@ -60,6 +60,10 @@ export interface ProductionStore {
   bootMs: Record<string, number>
   /** Milliseconds each start-up phase took (redis, sandbox, database, both processes booting). */
   timings: Record<string, number>
+  /** The processes' environment: a variable set here reaches a role at its next (re)start, as a deploy's configuration change does. */
+  env: NodeJS.ProcessEnv
+  /** An admin's bearer header (the user made once with `medusa user`, then signed in). */
+  adminHeaders(): Promise<{ authorization: string }>
   /** A query on the store's database. */
   sql<T extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<T[]>
   /** Store API call with the publishable key (and `headers`, say a customer's); throws on an HTTP error unless `allowError`. */
@@ -281,8 +285,22 @@ export async function startProductionStore({ servers = 1, workers = 1, env: extr
         options?.allowError
       )
 
+    const admin = { email: "admin@medusa-payment-tw.test", password: "production-admin-1" }
+    let adminMade: Promise<void> | undefined
+    const adminHeaders = async () => {
+      adminMade ??= medusaCommand(["user", "-e", admin.email, "-p", admin.password], env)
+      await adminMade
+      const { data } = await json<{ token: string }>(
+        await fetch(`${url}/auth/user/emailpass`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(admin) }),
+        "POST /auth/user/emailpass"
+      )
+      return { authorization: `Bearer ${data.token}` }
+    }
+
     return {
       url,
+      env,
+      adminHeaders,
       roles: processes.roles,
       databaseUrl: database.url,
       redisUrl: redis.url,
