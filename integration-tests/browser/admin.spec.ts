@@ -1,6 +1,8 @@
 import type { Browser, Page } from "playwright-core"
 import { launchChromium } from "../../scripts/chromium"
 import { card, control, payPage, PROVIDER_ID, SUCCESS_CARD, waitFor } from "../helpers/hosted-store"
+import { DELIVERY_KINDS, DELIVERY_VERDICTS, type HealthFigures, type HealthResponse, PAYMENT_OUTCOMES, PLACEMENT_PATHS, VERDICTS_OF } from "../../src/shared/health-views"
+import { medusaCommand } from "../helpers/store-database"
 import { startAdminStore, type AdminStore } from "./admin-store"
 import { screenshots } from "./screenshots"
 
@@ -88,6 +90,55 @@ async function shopperData(store: AdminStore) {
 
 const text = (page: Page, testId: string) => page.getByTestId(testId).first().innerText()
 
+/** Every number in a text (thousands separators dropped). */
+const numbers = (value: string) => (value.replace(/(\d),(\d)/g, "$1$2").match(/\d+(\.\d+)?/g) ?? []).map(Number)
+
+/** The health page's figures by name, as shown; a cell a kind cannot have ("-") is left out. */
+async function shownFigures(page: Page): Promise<Array<[string, number]>> {
+  const shown: Array<[string, number]> = []
+  for (const outcome of PAYMENT_OUTCOMES) {
+    shown.push([`payments.${outcome}`, numbers(await text(page, `tw-health-payments-${outcome}`)).at(-1)!])
+  }
+  for (const path of PLACEMENT_PATHS) {
+    const [, count, share, p50, p95] = await page.getByTestId(`tw-health-placement-${path}`).locator("td").allInnerTexts()
+    shown.push([`placements.${path}.count`, Number(count)], [`placements.${path}.share`, numbers(share)[0]], [`placements.${path}.p50`, numbers(p50)[0]], [`placements.${path}.p95`, numbers(p95)[0]])
+  }
+  for (const kind of DELIVERY_KINDS) {
+    const cells = (await page.getByTestId(`tw-health-deliveries-${kind}`).locator("td").allInnerTexts()).slice(1)
+    DELIVERY_VERDICTS.forEach((verdict, i) => cells[i].trim() !== "-" && shown.push([`deliveries.${kind}.${verdict}`, Number(cells[i])]))
+  }
+  for (const [name, testId] of [["refundsAwaiting", "tw-health-refunds-awaiting"], ["remittancesDue", "tw-health-remittances-due"]]) {
+    const [count, amount] = numbers((await text(page, testId)).split("\n").at(-1)!)
+    shown.push([`money.${name}.count`, count], [`money.${name}.amount`, amount])
+  }
+  for (const [name, testId] of [["retrying", "tw-health-subscriptions-retrying"], ["exhausted", "tw-health-subscriptions-exhausted"], ["renewalsUnplaced", "tw-health-renewals-unplaced"], ["openCharges", "tw-health-open-charges"]]) {
+    shown.push([`others.${name}`, numbers(await text(page, testId)).at(-1)!])
+  }
+  return shown
+}
+
+/** The same names and values from the health answer. */
+function expectedFigures(figures: HealthFigures): Record<string, number | null> {
+  return {
+    ...Object.fromEntries(PAYMENT_OUTCOMES.map((outcome) => [`payments.${outcome}`, figures.payments[outcome]])),
+    ...Object.fromEntries(
+      PLACEMENT_PATHS.flatMap((path) => {
+        const placed = figures.placements[path]
+        return [[`placements.${path}.count`, placed.count], [`placements.${path}.share`, Math.round(placed.share * 100)], [`placements.${path}.p50`, placed.p50], [`placements.${path}.p95`, placed.p95]]
+      })
+    ),
+    ...Object.fromEntries(DELIVERY_KINDS.flatMap((kind) => VERDICTS_OF[kind].map((verdict) => [`deliveries.${kind}.${verdict}`, figures.deliveries[kind][verdict]]))),
+    "money.refundsAwaiting.count": figures.money.refundsAwaiting.count,
+    "money.refundsAwaiting.amount": figures.money.refundsAwaiting.amount,
+    "money.remittancesDue.count": figures.money.remittancesDue.count,
+    "money.remittancesDue.amount": figures.money.remittancesDue.amount,
+    "others.retrying": figures.subscriptions.retrying,
+    "others.exhausted": figures.subscriptions.exhausted,
+    "others.renewalsUnplaced": figures.subscriptions.renewalsUnplaced,
+    "others.openCharges": figures.savedCards.openCharges,
+  }
+}
+
 /**
  * Every admin page and widget of the plugin, in Chromium, against a running store: each shows the
  * data the shopper's flows made, loaded through the JS SDK and React Query.
@@ -113,7 +164,7 @@ describe("the admin's pages and widgets", () => {
     console.log(`[admin browser] store ${timings.store} ms, shopper data ${timings.data} ms, pages ${timings.pages} ms`)
   })
 
-  it("shows the subscriptions list and detail, the customer's saved cards and subscriptions, the order's subscription and payment, the variant's plans, the payments health in both languages, and refunds a remittance due", async () => {
+  it("shows the subscriptions list and detail, the customer's saved cards and subscriptions, the order's subscription and payment, the variant's plans, and refunds a remittance due", async () => {
     const started = Date.now()
     const page = await browser.newPage()
     // The first page compiles the admin's modules (Vite dev middleware): slow on a loaded machine.
@@ -178,30 +229,6 @@ describe("the admin's pages and widgets", () => {
       await expect(page.getByRole("switch", { name: `Offer ${data.planTitle}` }).getAttribute("aria-checked")).resolves.toBe("true")
       await shot("variant")
 
-      // Payments health: the last hour's figures the shopper's flows made, in English, then in 繁體中文.
-      await page.goto(`${app}/tw-payments-health?window=hour`)
-      await page.getByRole("heading", { level: 1, name: "Payments health" }).waitFor()
-      await page.getByTestId("tw-health-payments").waitFor()
-      expect(await text(page, "tw-health-payments-captured")).toMatch(/^Captured\s+[1-9]/)
-      expect(await text(page, "tw-health-placements")).toContain("100%")
-      expect(await text(page, "tw-health-deliveries-notification")).toMatch(/^Notifications \(hosted\)\s+[1-9]\d*\s+[1-9]/)
-      expect(await text(page, "tw-health-remittances-due")).toMatch(new RegExp(`^Due for remittance\\s+1 · NT\\$${Number(data.remittance.amount).toLocaleString("en-US")}`))
-      await shot("payments-health")
-      // The dashboard's language detector reads the `lng` cookie, then local storage.
-      const language = async (lng: string) => {
-        await page.context().addCookies([{ name: "lng", value: lng, url: store.url }])
-        await page.evaluate((value) => localStorage.setItem("lng", value), lng)
-      }
-      await language("zhTW")
-      await page.reload()
-      await page.getByRole("heading", { level: 1, name: "金流健康" }).waitFor()
-      await page.getByTestId("tw-health-payments").waitFor()
-      expect(await text(page, "tw-health-payments-captured")).toMatch(/^已請款\s+[1-9]/)
-      expect(await text(page, "tw-health-deliveries-notification")).toMatch(/^付款通知（導轉付款）\s+[1-9]\d*\s+[1-9]/)
-      expect(await text(page, "tw-health-remittances-due")).toMatch(/^待匯款退還\s+1 · /)
-      await shot("payments-health-zh-tw")
-      await language("en")
-
       // Remittances: the code paid for a dropped session, refunded to the account typed in the drawer.
       const r = data.remittance
       await page.goto(`${app}/tw-remittances`)
@@ -234,6 +261,52 @@ describe("the admin's pages and widgets", () => {
       throw error
     } finally {
       timings.pages = Date.now() - started
+      await page.close()
+    }
+  })
+
+  it("shows every payments health figure in both languages, from a store with a week's history", async () => {
+    // The history: the flows above, a refund of the subscription's first payment through core's admin
+    // route, and what those flows did not live through (seed-payments-history.ts).
+    const { token } = await call(store, "POST", "/auth/user/emailpass", {}, store.admin)
+    const admin = { authorization: `Bearer ${token}` }
+    const { order } = await call(store, "GET", `/admin/orders/${data.orderId}?fields=id,*payment_collections.payments`, admin)
+    const paymentId: string = order.payment_collections[0].payments[0].id
+    await call(store, "POST", `/admin/payments/${paymentId}/refund`, admin, { amount: 100 })
+    await medusaCommand(["exec", "./integration-tests/browser/seed-payments-history.ts"], { ...store.env, PAYMENT_ID: paymentId })
+    const { figures } = await call<HealthResponse>(store, "GET", "/admin/tw-payments/health?window=week", admin)
+
+    const page = await browser.newPage()
+    const shot = await screenshots(page, "admin-payments-health")
+    try {
+      await page.goto(`${store.url}/app/login`)
+      await page.fill('input[name="email"]', store.admin.email)
+      await page.fill('input[name="password"]', store.admin.password)
+      await page.click('button[type="submit"]')
+      await page.locator('a[href="/app/tw-payments-health"]').first().waitFor({ state: "attached" })
+      await page.goto(`${store.url}/app/tw-payments-health?window=week`)
+      await page.getByRole("heading", { level: 1, name: "Payments health" }).waitFor()
+      await page.getByTestId("tw-health-payments").waitFor()
+      const shown = await shownFigures(page)
+      // Every figure the page shows is above zero, and is the answer's.
+      expect(shown.filter(([, value]) => !(value > 0))).toEqual([])
+      expect(Object.fromEntries(shown)).toEqual(expectedFigures(figures))
+      expect(await text(page, "tw-health-payments-captured")).toMatch(/^Captured\s/)
+      expect(await text(page, "tw-health-deliveries-notification")).toMatch(/^Notifications \(hosted\)/)
+      await shot("payments-health")
+
+      // The dashboard's language detector reads the `lng` cookie, then local storage.
+      await page.context().addCookies([{ name: "lng", value: "zhTW", url: store.url }])
+      await page.evaluate(() => localStorage.setItem("lng", "zhTW"))
+      await page.reload()
+      await page.getByRole("heading", { level: 1, name: "金流健康" }).waitFor()
+      await page.getByTestId("tw-health-payments").waitFor()
+      expect(Object.fromEntries(await shownFigures(page))).toEqual(expectedFigures(figures))
+      expect(await text(page, "tw-health-payments-captured")).toMatch(/^已請款\s/)
+      expect(await text(page, "tw-health-deliveries-notification")).toMatch(/^付款通知（導轉付款）/)
+      expect(await text(page, "tw-health-subscriptions-retrying")).toMatch(/^重試中\s/)
+      await shot("payments-health-zh-tw")
+    } finally {
       await page.close()
     }
   })

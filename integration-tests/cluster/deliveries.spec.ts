@@ -1,5 +1,5 @@
 import { card, control, HOOK_PATH, payPage, PROVIDER_ID, SUCCESS_CARD, transactionReads, waitFor } from "../helpers/hosted-store"
-import { linesSince, paymentsOfCartOrder, type ProductionStore, shopperCart, startSession, useProductionStore } from "../helpers/production-store"
+import { capturedPaymentsOfCartOrder, linesSince, type ProductionStore, shopperCart, startSession, useProductionStore } from "../helpers/production-store"
 
 /**
  * The cluster profile (scripts/cluster.ts): two `medusa start` servers behind haproxy, which the
@@ -46,16 +46,6 @@ async function ordersOfCart(store: ProductionStore, cartId: string) {
   )
 }
 
-async function capturedPayments(store: ProductionStore, cartId: string, timeoutMs: number) {
-  return waitFor(
-    async () => {
-      const payments = await paymentsOfCartOrder(store, cartId)
-      return payments.length && payments.every((p) => p.captured_at) ? payments : undefined
-    },
-    "the cart's order with its payment captured",
-    timeoutMs
-  )
-}
 
 describe("cluster profile: two servers behind haproxy, two workers", () => {
   it("boots four processes on Redis behind the balancer", () => {
@@ -92,7 +82,7 @@ describe("cluster profile: two servers behind haproxy, two workers", () => {
     expect(resent.map((res) => res.status)).toEqual([200, 200])
     const copies = sent.length + resent.length
 
-    const payments = await capturedPayments(store, cart.id, 90_000)
+    const payments = await capturedPaymentsOfCartOrder(store, cart.id, 90_000)
     expect(payments).toHaveLength(1)
     expect(Number(payments[0].amount)).toBe(cart.total)
     expect(payments[0]).toMatchObject({ captures: 1, refunds: 0, canceled_at: null })
@@ -158,7 +148,7 @@ describe("cluster profile: two servers behind haproxy, two workers", () => {
     expect(killedAt - answeredAt).toBeLessThan(DELAY_MS)
     expect(linesOf(store, marks, taker).filter((line) => line.includes(key))).toEqual([])
 
-    const payments = await capturedPayments(store, cart.id, DELAY_MS + RETRY_BACKOFF_MS + HANDLING_MS + 30_000)
+    const payments = await capturedPaymentsOfCartOrder(store, cart.id, DELAY_MS + RETRY_BACKOFF_MS + HANDLING_MS + 30_000)
     expect(payments).toHaveLength(1)
     expect(payments[0]).toMatchObject({ captures: 1, refunds: 0, canceled_at: null })
     const orders = await ordersOfCart(store, cart.id)
@@ -216,7 +206,7 @@ describe("cluster profile: two servers behind haproxy, two workers", () => {
     await Promise.all(WORKERS.map((role) => store.startProcess(role)))
     const workersUpAt = Date.now()
 
-    const payments = await capturedPayments(store, cart.id, LEASE_SECONDS * 1000 + HANDLING_MS + 60_000)
+    const payments = await capturedPaymentsOfCartOrder(store, cart.id, LEASE_SECONDS * 1000 + HANDLING_MS + 60_000)
     expect(payments).toHaveLength(1)
     expect(payments[0]).toMatchObject({ captures: 1, refunds: 0, canceled_at: null })
     const orders = await ordersOfCart(store, cart.id)

@@ -10,7 +10,7 @@ import { startCluster, type Cluster } from "../../scripts/cluster"
 import { startMedusaProcess, type MedusaProcess } from "../../scripts/medusa-process"
 import { freePort } from "../../scripts/postgres"
 import { startRedis, type RedisHandle } from "../../scripts/redis"
-import { control, EMBEDDED_HOOK_PATH, HOOK_PATH, STOREFRONT } from "./hosted-store"
+import { control, EMBEDDED_HOOK_PATH, HOOK_PATH, STOREFRONT, waitFor } from "./hosted-store"
 import { medusaCommand, seededDatabase } from "./store-database"
 
 /**
@@ -410,5 +410,17 @@ export function paymentsOfCartOrder(shop: ProductionStore, cartId: string) {
      join payment p on p.payment_collection_id = opc.payment_collection_id and p.deleted_at is null
      where oc.cart_id = $1 and oc.deleted_at is null`,
     [cartId]
+  )
+}
+
+/** Waits for the order placed from a cart, with every payment of it captured; answers those payments. */
+export function capturedPaymentsOfCartOrder(shop: ProductionStore, cartId: string, timeoutMs = 90_000) {
+  return waitFor(
+    async () => {
+      const payments = await paymentsOfCartOrder(shop, cartId)
+      return payments.length && payments.every((p) => p.captured_at) ? payments : undefined
+    },
+    "the cart's order with its payment captured",
+    timeoutMs
   )
 }

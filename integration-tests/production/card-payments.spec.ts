@@ -1,5 +1,5 @@
 import { card, confirmCard, control, EMBEDDED_PROVIDER_ID, payPage, PROVIDER_ID, SUCCESS_CARD, transactionReads, waitFor } from "../helpers/hosted-store"
-import { linesSince, paymentsOfCartOrder, shopperCart, startSession, useProductionStore, type ProductionStore } from "../helpers/production-store"
+import { capturedPaymentsOfCartOrder, linesSince, paymentsOfCartOrder, shopperCart, startSession, useProductionStore, type ProductionStore } from "../helpers/production-store"
 
 /**
  * The production profile (Redis event bus, workflow engine and locking; one
@@ -13,16 +13,6 @@ const shop = useProductionStore()
 /** Core's Redis event bus prints this in the process that consumes the event. */
 const CONSUMED_WEBHOOK = /Processing payment\.webhook_received\b/
 
-async function capturedOrderOf(store: ProductionStore, cartId: string) {
-  return waitFor(
-    async () => {
-      const payments = await paymentsOfCartOrder(store, cartId)
-      return payments.length && payments.every((p) => p.captured_at) ? payments : undefined
-    },
-    "the cart's order with its payment captured",
-    90_000
-  )
-}
 
 /** Lines the handler writes for the copy of a delivery that lost the claim to the other process. */
 const SKIPPED = "skipped: a repeat, or handled by another process"
@@ -68,7 +58,7 @@ describe("production profile: one server process, one worker process", () => {
     const location = await payPage(session.data.checkoutUrl, card(SUCCESS_CARD))
     expect(location).toMatch(/\/checkout\/hosted\/return$/)
 
-    const payments = await capturedOrderOf(store, cart.id)
+    const payments = await capturedPaymentsOfCartOrder(store, cart.id)
     expect(payments).toHaveLength(1)
     expect(Number(payments[0].amount)).toBe(cart.total)
     expect(payments[0]).toMatchObject({ captures: 1, refunds: 0, canceled_at: null })
@@ -89,7 +79,7 @@ describe("production profile: one server process, one worker process", () => {
     const confirmed = await confirmCard(store.sandbox, session.data.clientSecret, SUCCESS_CARD)
     expect(confirmed.status).toBe(200)
 
-    const payments = await capturedOrderOf(store, cart.id)
+    const payments = await capturedPaymentsOfCartOrder(store, cart.id)
     expect(payments).toHaveLength(1)
     expect(Number(payments[0].amount)).toBe(cart.total)
     expect(payments[0]).toMatchObject({ captures: 1, refunds: 0, canceled_at: null })
@@ -104,7 +94,7 @@ describe("production profile: one server process, one worker process", () => {
     const marks = { server: store.logs.server.length, worker: store.logs.worker.length }
 
     await payPage(session.data.checkoutUrl, card(SUCCESS_CARD))
-    const payments = await capturedOrderOf(store, cart.id)
+    const payments = await capturedPaymentsOfCartOrder(store, cart.id)
     expect(payments).toHaveLength(1)
     expect(payments[0]).toMatchObject({ captures: 1, refunds: 0 })
 
@@ -132,7 +122,7 @@ describe("production profile: one server process, one worker process", () => {
     expect(await paymentsOfCartOrder(store, cart.id)).toEqual([])
 
     await store.startProcess("worker")
-    const payments = await capturedOrderOf(store, cart.id)
+    const payments = await capturedPaymentsOfCartOrder(store, cart.id)
     expect(payments).toHaveLength(1)
     expect(payments[0]).toMatchObject({ captures: 1, refunds: 0 })
     expectTakenInAndQueued(store, marks, "/hooks/payment/hosted-checkout_hosted-checkout")

@@ -2,7 +2,7 @@ import { registerWebhookEndpoint } from "../../src/cli/register-webhook-endpoint
 import { EmbeddedCardClient } from "../../src/lib/embedded"
 import type { HealthResponse, HealthRule } from "../../src/shared/health-views"
 import { card, confirmCard, control, EMBEDDED_HOOK_PATH, EMBEDDED_PROVIDER_ID, payPage, PROVIDER_ID, SUCCESS_CARD, waitFor } from "../helpers/hosted-store"
-import { paymentsOfCartOrder, type ProductionStore, shopperCart, startSession, useProductionStore } from "../helpers/production-store"
+import { capturedPaymentsOfCartOrder, type ProductionStore, shopperCart, startSession, useProductionStore } from "../helpers/production-store"
 
 /**
  * The payments health warnings as a merchant meets them: the store's own scheduled jobs (the payments job
@@ -26,16 +26,6 @@ const logLines = (store: ProductionStore, rule: HealthRule, change: "started" | 
     .flat()
     .filter((line) => line.includes(`medusa-payment-tw health: ${rule} ${change}`))
 
-async function capturedOrder(store: ProductionStore, cartId: string) {
-  return waitFor(
-    async () => {
-      const payments = await paymentsOfCartOrder(store, cartId)
-      return payments.length && payments.every((p) => p.captured_at) ? payments : undefined
-    },
-    "the cart's order with its payment captured",
-    150_000
-  )
-}
 
 /** A hosted card payment whose shopper never comes back: only a notification or the reconciliation places its order. */
 async function hostedPaidWithoutReturn(store: ProductionStore) {
@@ -71,7 +61,7 @@ describe("production profile: payments health", () => {
     console.log(`[payments health] notifications warning shown ${Math.round((Date.now() - dropped) / 1000)} s after the drop began`)
     await shoppers
     for (const cartId of carts) {
-      expect(await capturedOrder(store, cartId)).toHaveLength(1)
+      expect(await capturedPaymentsOfCartOrder(store, cartId, 150_000)).toHaveLength(1)
     }
     expect(await warningsOn(store)).toContain("notifications_missing")
     expect(logLines(store, "notifications_missing", "started")).toHaveLength(1)
@@ -81,7 +71,7 @@ describe("production profile: payments health", () => {
     await control(store.sandbox, "DELETE", "/faults")
     const resumed = Date.now()
     for (let i = 0; i < 4; i++) {
-      expect(await capturedOrder(store, await hostedPaidWithoutReturn(store))).toHaveLength(1)
+      expect(await capturedPaymentsOfCartOrder(store, await hostedPaidWithoutReturn(store))).toHaveLength(1)
     }
     await waitFor(async () => !(await warningsOn(store)).includes("notifications_missing"), "the notifications warning to clear", WINDOW_MINUTES * 60_000 - (Date.now() - resumed))
     console.log(`[payments health] notifications warning cleared ${Math.round((Date.now() - resumed) / 1000)} s after notifications flowed again`)
@@ -104,13 +94,13 @@ describe("production profile: payments health", () => {
     expect(logLines(store, "webhook_signatures_failing", "started")).toHaveLength(1)
     expect(logLines(store, "webhook_signatures_failing", "started")[0]).toContain("webhookSecrets")
     // The reconciliation placed the order meanwhile: no money waits on the webhook.
-    expect(await capturedOrder(store, refused)).toHaveLength(1)
+    expect(await capturedPaymentsOfCartOrder(store, refused, 150_000)).toHaveLength(1)
 
     // The merchant puts the new secret in the store's configuration and deploys.
     store.env.TW_EMBEDDED_WEBHOOK_SECRETS = newest.secret
     await store.restart("server")
     await store.restart("worker")
-    expect(await capturedOrder(store, await embeddedPaid(store))).toHaveLength(1)
+    expect(await capturedPaymentsOfCartOrder(store, await embeddedPaid(store))).toHaveLength(1)
     await waitFor(async () => !(await warningsOn(store)).includes("webhook_signatures_failing"), "the signature-failure warning to clear", 3 * 60_000)
     expect(logLines(store, "webhook_signatures_failing", "cleared")).toHaveLength(1)
     const { data } = await store.api<HealthResponse>("GET", "/admin/tw-payments/health?window=hour", undefined, { headers: await store.adminHeaders() })

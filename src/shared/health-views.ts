@@ -23,6 +23,12 @@ export type DeliveryKind = (typeof DELIVERY_KINDS)[number]
 export const DELIVERY_VERDICTS = ["accepted", "verified", "forged", "unsigned", "signature_failed"] as const
 export type DeliveryVerdict = (typeof DELIVERY_VERDICTS)[number]
 
+/** The verdicts a kind can get: hosted notifications carry no signature, so they are never unsigned nor fail one. */
+export const VERDICTS_OF: Record<DeliveryKind, readonly DeliveryVerdict[]> = {
+  notification: ["accepted", "verified", "forged"],
+  webhook: DELIVERY_VERDICTS,
+}
+
 export const PAYMENT_OUTCOMES = ["captured", "awaiting", "failed", "refunded"] as const
 export type PaymentOutcome = (typeof PAYMENT_OUTCOMES)[number]
 

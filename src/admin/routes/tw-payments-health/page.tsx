@@ -13,6 +13,7 @@ import {
   healthRuleText,
   PAYMENT_OUTCOMES,
   PLACEMENT_PATHS,
+  VERDICTS_OF,
 } from "../../../shared/health-views"
 import { PageHeader } from "../../components/page-header"
 import { usePaymentsHealth } from "../../hooks/payments-health"
@@ -148,7 +149,7 @@ const PaymentsHealthPage = () => {
                   <Table.Row key={kind} data-testid={`tw-health-deliveries-${kind}`}>
                     <Table.Cell>{t(`twPayment.health.deliveries.kinds.${kind}`)}</Table.Cell>
                     {DELIVERY_VERDICTS.map((verdict) => (
-                      <Table.Cell key={verdict}>{figures.deliveries[kind][verdict]}</Table.Cell>
+                      <Table.Cell key={verdict}>{VERDICTS_OF[kind].includes(verdict) ? figures.deliveries[kind][verdict] : "-"}</Table.Cell>
                     ))}
                   </Table.Row>
                 ))}
