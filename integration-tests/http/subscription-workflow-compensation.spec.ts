@@ -7,6 +7,9 @@ import { adminToken, card, control, createProductWithPlan, orderOfCart, payPage,
 import { failLockRelease, lockIsFree } from "../helpers/locks"
 
 jest.setTimeout(240_000)
+/** Binds and pays the first charge; every later charge is refused (`payment_refused`), as in subscriptions.spec.ts. */
+const LATER_REFUSED_CARD = "4000000000010050"
+const DAY = 24 * 3600
 // The subscription workflow runs when a test says (and on the deliveries a test lets through).
 process.env.TW_RECONCILIATION = "off"
 const env = useSandbox()
@@ -68,15 +71,15 @@ storeTestRunner({
       return { ...store.headers, authorization: `Bearer ${login.token}` }
     }
 
-    /** A monthly subscription whose page the shopper paid. */
-    async function subscribe(email: string) {
-      const { variantId, planId } = await createProductWithPlan(api, getContainer(), store, admin, { title: "Monthly", kind: "monthly" })
+    /** A subscription (monthly unless `plan` says otherwise) whose page the shopper paid with `cardNumber`. */
+    async function subscribe(email: string, plan: Record<string, unknown> = { title: "Monthly", kind: "monthly" }, cardNumber = SUCCESS_CARD) {
+      const { variantId, planId } = await createProductWithPlan(api, getContainer(), store, admin, plan)
       const headers = await customer(email)
       const { data: created } = await api.post("/store/carts", { region_id: store.regionId }, { headers })
       const cartId: string = created.cart.id
       await api.post(`/store/carts/${cartId}/line-items`, { variant_id: variantId, quantity: 1 }, { headers })
       const { data } = await api.post(`/store/carts/${cartId}/tw-subscription`, { plan_id: planId }, { headers })
-      await payPage(data.payment_session.data.checkoutUrl, card(SUCCESS_CARD))
+      await payPage(data.payment_session.data.checkoutUrl, card(cardNumber))
       return { headers, cartId, subscriptionId: data.subscription.id as string }
     }
 
@@ -273,6 +276,69 @@ storeTestRunner({
 
         // Nothing left to do: a further run places nothing.
         expect((await sync(subscriptionId)).result).toEqual({ status: "active", placed: [], failed: [] })
+      })
+    })
+
+    // Last in the file: these move the sandbox's clock days ahead.
+    describe("a later first charge", () => {
+      /** Subscribed on a schedule whose first charge is 10 days out, its order placed awaiting it; then the day passes with the charge's notification lost. */
+      async function laterFirstChargeDue(email: string, cardNumber: string) {
+        // The store dates the first charge from its own clock; the service checks it against the sandbox's, which an earlier test may have moved ahead.
+        const { now } = await control(env.sandbox, "GET", "/clock")
+        const ahead = Math.ceil((Date.parse(now) - Date.now()) / (DAY * 1000))
+        const plan = { title: "Later", kind: "scheduled", interval_months: 1, periods: 3, first_charge_delay_days: ahead + 10 }
+        const { cartId, subscriptionId } = await subscribe(email, plan, cardNumber)
+        // The shopper never comes back: the schedule's notification places the order.
+        await waitForRow(subscriptionId, (s) => s.status === "pending_first_charge" && !!s.first_order_id, "the order placed awaiting the first charge")
+        await settle()
+        await control(env.sandbox, "POST", "/faults", { kind: "drop", purpose: "charge", count: 1000 })
+        await control(env.sandbox, "POST", "/clock/advance", { seconds: 11 * DAY })
+        const order = await orderOfCart(getContainer(), cartId)
+        return { cartId, subscriptionId, orderId: order!.id, lockKey: subscriptionLockKey(subscriptionId) }
+      }
+
+      it("the lock's release fails after the first order was captured with the service's charge: the capture stands; the next run records the period once, with that order, captured once", async () => {
+        const { cartId, subscriptionId, orderId, lockKey } = await laterFirstChargeDue("later-capture-stands@example.test", SUCCESS_CARD)
+        failLockRelease(getContainer(), lockKey)
+        expect((await sync(subscriptionId)).errors.map((e) => e.error?.message)).toEqual(["forced: the lock store went away"])
+        const capturedOnce = async () => {
+          const order = await orderOfCart(getContainer(), cartId)
+          const [payment, ...others] = order!.payment_collections![0]!.payments!
+          expect(others).toEqual([])
+          expect(payment!.captured_at).toBeTruthy()
+          const { data } = await query().graph({ entity: "payment", fields: ["id", "captures.id"], filters: { id: payment!.id } })
+          expect((data[0] as { captures: unknown[] }).captures).toHaveLength(1)
+        }
+        await capturedOnce()
+
+        jest.restoreAllMocks()
+        expect((await sync(subscriptionId)).errors).toEqual([])
+        expect(await subscriptionTraces(subscriptionId)).toMatchObject({
+          status: "active",
+          periods_charged: 1,
+          first_order_id: orderId,
+          periods: [{ period: 1, status: "paid", order_id: orderId, order_paid: true, deleted: false }],
+        })
+        await capturedOnce()
+        expect(await lockIsFree(getContainer(), lockKey)).toBe(true)
+      })
+
+      it("the lock's release fails after the first order was cancelled for a refused first charge: the cancel stands; the next run records the stop and reports it again, the order still cancelled with no payment", async () => {
+        const { cartId, subscriptionId, orderId, lockKey } = await laterFirstChargeDue("later-cancel-stands@example.test", LATER_REFUSED_CARD)
+        failLockRelease(getContainer(), lockKey)
+        expect((await sync(subscriptionId)).errors.map((e) => e.error?.message)).toEqual(["forced: the lock store went away"])
+        expect(await orderOfCart(getContainer(), cartId)).toMatchObject({ id: orderId, status: "canceled" })
+
+        jest.restoreAllMocks()
+        expect((await sync(subscriptionId)).errors).toEqual([])
+        expect(await subscriptionTraces(subscriptionId)).toMatchObject({ status: "stopped", first_order_id: orderId, periods: [{ period: 1, status: "failed", deleted: false }] })
+        const order = await orderOfCart(getContainer(), cartId)
+        expect(order).toMatchObject({ id: orderId, status: "canceled" })
+        expect(order!.payment_collections![0]!.payments).toEqual([])
+        // The failed run's report was undone with what it recorded (a handler's compensation is told), so the clean run reports it again.
+        const stopped = { subscription_id: subscriptionId, previous_status: "pending_first_charge", status: "stopped" }
+        expect(stateChanges.filter((change) => change.subscription_id === subscriptionId && change.status === "stopped")).toEqual([stopped, stopped])
+        expect(await lockIsFree(getContainer(), lockKey)).toBe(true)
       })
     })
   },

@@ -7,7 +7,7 @@ import { leftToSubscription } from "./left-to-subscription"
 import type { PluginProvider } from "../providers/plugin-providers"
 import { processTwPaymentWorkflow } from "../workflows/payments/process-tw-payment"
 import { recordTwDeliveryVerdictsWorkflow } from "../workflows/health/record-tw-delivery-verdicts"
-import type { DeliveryVerdict } from "../shared/health-views"
+import type { DeliveryKind, DeliveryVerdict } from "../shared/health-views"
 
 /**
  * One notification or webhook of a plugin provider, handled once: verified
@@ -24,7 +24,8 @@ import type { DeliveryVerdict } from "../shared/health-views"
  * bodies naming one id cost at most one read per delivery delay. A failure
  * marks nothing and is rethrown, so the caller can have it tried again.
  * What became of it (accepted, verified or forged by its read, refused) is
- * counted for the health page and the metrics (`record-tw-delivery-verdicts`).
+ * counted for the health page and the metrics, by the `process-tw-payment` run
+ * that handles it, or else by `record-tw-delivery-verdicts`.
  */
 export async function handlePaymentDelivery(
   container: MedusaContainer,
@@ -64,10 +65,10 @@ async function handleDelivery(
   }
   const handle = async (): Promise<string[]> => {
     const { result } = await processTwPaymentWorkflow(container).run({
-      input: { provider: provider.key, serviceId: delivery.serviceId, refundId: delivery.refundId, via: "delivery" },
+      input: { provider: provider.key, serviceId: delivery.serviceId, refundId: delivery.refundId, via: "delivery", delivery: { kind: deliveryKind(provider), verdicts: [...verdicts] } },
     })
-    // The read found what it names (an unsigned body that names nothing of this store was forged).
-    verdicts.push(result.status ? "verified" : "forged")
+    // The run counted them, with what its read found.
+    verdicts.length = 0
     if (delivery.signed) {
       return [delivery.key]
     }
@@ -97,13 +98,17 @@ async function handleDelivery(
   }
 }
 
-/** Counts a delivery's verdicts; a failure to count is logged, never the delivery's failure. */
+const deliveryKind = (provider: PluginProvider): DeliveryKind => (provider.identifier === "embedded-card" ? "webhook" : "notification")
+
+/**
+ * Counts the verdicts of a delivery that `process-tw-payment` did not count (refused, a repeat, left to a
+ * subscription, or its run failed); a failure to count is logged, never the delivery's failure.
+ */
 async function recordVerdicts(container: MedusaContainer, provider: PluginProvider, verdicts: DeliveryVerdict[]) {
   if (!verdicts.length) {
     return
   }
-  const kind = provider.identifier === "embedded-card" ? "webhook" : "notification"
   await recordTwDeliveryVerdictsWorkflow(container)
-    .run({ input: { provider: provider.key, kind, verdicts } })
+    .run({ input: { provider: provider.key, kind: deliveryKind(provider), verdicts } })
     .catch((error: Error) => container.resolve(ContainerRegistrationKeys.LOGGER).warn(`${provider.key}: counting a delivery failed: ${untrusted(error.message, 300)}`))
 }

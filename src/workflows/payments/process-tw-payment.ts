@@ -3,7 +3,9 @@ import { createWorkflow, transform, when, WorkflowResponse } from "@medusajs/fra
 import { PaymentActions } from "@medusajs/framework/utils"
 import { randomUUID } from "node:crypto"
 import { recordOrderPlacementStep } from "../health/steps/record-tw-order-placement"
+import { tallyDeliveryVerdictsStep } from "../health/steps/tally-tw-delivery-verdicts"
 import { tallyFailedPaymentStep } from "../health/steps/tally-tw-failed-payment"
+import type { DeliveryKind, DeliveryVerdict } from "../../shared/health-views"
 import type { Decision } from "./decisions/payment-decision"
 import { adoptAwaitedPaymentStep } from "./steps/adopt-tw-awaited-payment"
 import { cancelAwaitingOrderStep } from "./steps/cancel-tw-awaiting-order"
@@ -29,6 +31,11 @@ export interface ProcessTwPaymentInput {
   refundId?: string
   /** Who runs it, kept with an order it places: a notification or webhook, or (the default) the reconciliation. */
   via?: "delivery" | "reconciliation"
+  /**
+   * The delivery that runs it, counted with the run (one write, no workflow of its own): what it counted
+   * before (`accepted`, unless another copy of it counts that), then `verified` or `forged` by the read.
+   */
+  delivery?: { kind: DeliveryKind; verdicts: DeliveryVerdict[] }
 }
 
 type Applied = Extract<Decision, { kind: "apply" }>
@@ -166,5 +173,14 @@ export const processTwPaymentWorkflow = createWorkflow(processTwPaymentWorkflowI
 
   // What the read verified, so a delivery is recorded as handled under the status it really saw.
   const status = transform({ observation }, ({ observation }) => observation?.status ?? null)
+  when("tw-tally-delivery", { input }, ({ input }) => !!input.delivery).then(() => {
+    const tally = transform({ input, status }, ({ input, status }) => ({
+      provider: input.provider,
+      kind: input.delivery!.kind,
+      // The read found what it names (an unsigned body that names nothing of this store was forged).
+      verdicts: [...input.delivery!.verdicts, status ? ("verified" as const) : ("forged" as const)],
+    }))
+    tallyDeliveryVerdictsStep(tally)
+  })
   return new WorkflowResponse({ decision, orderId, status })
 })
