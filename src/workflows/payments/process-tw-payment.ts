@@ -32,7 +32,7 @@ export interface ProcessTwPaymentInput {
   /** Who runs it, kept with an order it places: a notification or webhook, or (the default) the reconciliation. */
   via?: "delivery" | "reconciliation"
   /**
-   * The delivery that runs it, counted with the run (one write, no workflow of its own): what it counted
+   * The delivery that runs it, counted by the run's last step (no workflow of its own per delivery): what it counted
    * before (`accepted`, unless another copy of it counts that), then `verified` or `forged` by the read.
    */
   delivery?: { kind: DeliveryKind; verdicts: DeliveryVerdict[] }
