@@ -1,12 +1,12 @@
 /**
- * Carts whose order the payment pipeline is placing in this process right now. Core's completion emits
- * `order.placed` before the pipeline's own step records the placement; the `order.placed` reader leaves
- * these to it, so an order is counted once, under the path that placed it. (An event handled by another
- * process may still guess `return` first: the pipeline's row replaces it.)
+ * Carts whose order the payment pipeline is placing in this process right now. Core's completion runs its
+ * `orderCreated` hook (`workflows/hooks/cart-order-created.ts`) inside the pipeline's own completion, before
+ * the pipeline's step records the placement; the hook leaves these to it, so an order is counted once, under
+ * the path that placed it.
  */
 const placing = new Map<string, number>()
 
-/** How long after its completion a cart is still the pipeline's: its event is handled within this time. */
+/** How long a cart stays the pipeline's once it starts completing it: its completion, retries included, ends within this time. */
 const HOLD_MS = 60_000
 
 export function markPipelinePlacing(cartId: string, now = Date.now()): void {

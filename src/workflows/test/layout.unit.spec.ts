@@ -46,7 +46,9 @@ function resolveConstant(text: string, constant: string): string {
   return `<unresolved ${constant}>`
 }
 
-const families = entries(WORKFLOWS).filter((path) => isDir(path) && basename(path) !== "test")
+/** Medusa's place for handlers of other workflows' hooks (core's included): not a family. */
+const HOOKS = join(WORKFLOWS, "hooks")
+const families = entries(WORKFLOWS).filter((path) => isDir(path) && basename(path) !== "test" && path !== HOOKS)
 /** The files of a family's `steps/`. */
 function stepFiles(family: string): string[] {
   const steps = join(family, "steps")
@@ -58,6 +60,11 @@ describe("the layout of src/workflows", () => {
     const files = entries(WORKFLOWS).filter((path) => !isDir(path))
     expect(files.map(where)).toEqual(["workflows/index.ts"])
     expect(families.length).toBeGreaterThan(0)
+  })
+
+  it("has in hooks/ only files that consume a workflow's hooks, defining no workflow or step", () => {
+    const wrong = entries(HOOKS).filter((path) => isDir(path) || !/\bhooks\.\w+\(/.test(code(path)) || idsOf(code(path), "createWorkflow").length + idsOf(code(path), "createStep").length > 0)
+    expect(wrong.map(where)).toEqual([])
   })
 
   it("has in each family only workflow files, steps/, decisions/ and test/", () => {

@@ -48,7 +48,7 @@ export async function placedOrder(container: MedusaContainer, cartId: string): P
  */
 export const completePaidCartStep = createStep("complete-tw-paid-cart", async ({ cartId, sessionId, provider, observation }: CompletePaidCartInput, { container }) => {
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
-  // Its `order.placed` is left to this run's own placement record (process-tw-payment).
+  // The completion's `orderCreated` hook leaves the order to this run's own placement record (process-tw-payment).
   markPipelinePlacing(cartId)
   let lastError = "unknown error"
   for (let attempt = 0; attempt <= RETRY_DELAYS_MS.length; attempt++) {
