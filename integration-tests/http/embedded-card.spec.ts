@@ -177,7 +177,7 @@ storeTestRunner({
     })
 
     describe("payments health", () => {
-      it("counts one hosted and one embedded payment placed by their deliveries and a refund: the metrics move, the page shows them, and a bad signature warns once until it clears", async () => {
+      it("counts one hosted and one embedded payment placed by their deliveries, one by the shopper's return, and a refund: the metrics move, the page shows them, and a bad signature warns once until it clears", async () => {
         const reader = new InMemoryReader()
         metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }))
         const changes: unknown[] = []
@@ -193,11 +193,17 @@ storeTestRunner({
           const embedded = await start(embeddedCart.id)
           await confirmCard(env.sandbox, embedded.session.data.clientSecret, SUCCESS)
           await expectOneCapturedOrder(getContainer(), embeddedCart.id, embedded.collectionId)
+          // A third the shopper's own completion places (its webhook off): core's completion hook records it.
+          await quietEmbeddedWebhooks(env.sandbox)
+          const returnCart = await createCart(getContainer(), store, 930)
+          const returned = await start(returnCart.id)
+          await confirmCard(env.sandbox, returned.session.data.clientSecret, SUCCESS)
+          expect((await completeCart(api, store, returnCart.id)).data.type).toBe("order")
           await settle()
 
           const { resourceMetrics } = await reader.collect()
           expect(sumOf(resourceMetrics, METRIC_NAMES.payments, { provider: "hosted-checkout_hosted-checkout", outcome: "captured" })).toBe(1)
-          expect(sumOf(resourceMetrics, METRIC_NAMES.payments, { provider: "embedded-card_embedded-card", outcome: "captured" })).toBe(1)
+          expect(sumOf(resourceMetrics, METRIC_NAMES.payments, { provider: "embedded-card_embedded-card", outcome: "captured" })).toBe(2)
           expect(sumOf(resourceMetrics, METRIC_NAMES.deliveries, { kind: "notification", verdict: "verified" })).toBeGreaterThanOrEqual(1)
           expect(sumOf(resourceMetrics, METRIC_NAMES.deliveries, { kind: "webhook", verdict: "verified" })).toBeGreaterThanOrEqual(1)
           expect(sumOf(resourceMetrics, METRIC_NAMES.paymentToOrder, { path: "delivery" })).toBe(2)
@@ -205,8 +211,9 @@ storeTestRunner({
           const admin = await adminToken(api, getContainer())
           const health = async () => (await api.get("/admin/tw-payments/health?window=hour", { headers: admin })).data as HealthResponse
           const before = await health()
-          expect(before.figures.payments).toMatchObject({ captured: 2, awaiting: 0, failed: 0, refunded: 0 })
-          expect(before.figures.placements.delivery).toMatchObject({ count: 2, share: 1, p50: expect.any(Number), p95: expect.any(Number) })
+          expect(before.figures.payments).toMatchObject({ captured: 3, awaiting: 0, failed: 0, refunded: 0 })
+          expect(before.figures.placements.delivery).toMatchObject({ count: 2, share: 2 / 3, p50: expect.any(Number), p95: expect.any(Number) })
+          expect(before.figures.placements.return).toMatchObject({ count: 1, share: 1 / 3 })
           expect(before.figures.placements.reconciliation.count).toBe(0)
           expect(before.figures.deliveries.notification.verified).toBeGreaterThanOrEqual(1)
           expect(before.figures.deliveries.webhook).toMatchObject({ verified: expect.any(Number), signature_failed: 0 })
