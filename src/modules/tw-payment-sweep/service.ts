@@ -151,6 +151,7 @@ export default class TwPaymentSweepModuleService extends MedusaService({ TwSweep
     const { rows } = await knex.raw(`select count(*) as count, coalesce(sum(amount), 0) as amount, min(created_at) as oldest from tw_remittance_due where refunded_at is null and deleted_at is null`)
     return { count: number(rows[0]?.count), amount: number(rows[0]?.amount), oldest: rows[0]?.oldest ? new Date(rows[0].oldest) : null }
   }
+
   /** Records money due for remittance once per transaction, however often (and from however many processes) it is found. */
   @InjectManager()
   async recordRemittanceDue(input: RemittanceDueInput, @MedusaContext() sharedContext: Context = {}): Promise<void> {

@@ -31,17 +31,16 @@ export interface RuleVerdict {
   threshold: number
 }
 
-type Rule = (readings: HealthReadings, thresholds: HealthThresholds) => Omit<RuleVerdict, "rule"> | null
+/** A rule's figure when it warns (orders' share in %, failures, minutes, days), else null. */
+type Rule = (readings: HealthReadings, thresholds: HealthThresholds) => number | null
 
 const MINUTE = 60_000
 const DAY = 86_400_000
 
-/** Whole units an instant is older than now, or null. */
-const age = (now: number, since: number | null, unit: number) => (since === null ? null : Math.floor((now - since) / unit))
-
+/** Whole units an instant is older than now, when that reaches the threshold; else null. */
 function olderThan(now: number, since: number | null, unit: number, threshold: number) {
-  const figure = age(now, since, unit)
-  return figure !== null && figure >= threshold ? { figure, threshold } : null
+  const figure = since === null ? null : Math.floor((now - since) / unit)
+  return figure !== null && figure >= threshold ? figure : null
 }
 
 /** Every rule, by id: the table is exhaustive, so a new rule id cannot go unevaluated. */
@@ -51,23 +50,33 @@ const RULES: Record<HealthRule, Rule> = {
       return null
     }
     const share = latestPaths.filter((path) => path === "reconciliation").length / latestPaths.length
-    return share > reconciledShare ? { figure: Math.round(share * 100), threshold: Math.round(reconciledShare * 100) } : null
+    return share > reconciledShare ? Math.round(share * 100) : null
   },
   // Cleared by a webhook verified in a later minute than the latest failure: the store has the new secret.
   webhook_signatures_failing: ({ signatureFailures, lastSignatureFailure, lastVerifiedWebhook }, { signatureFailures: threshold }) =>
-    signatureFailures >= threshold && !(lastVerifiedWebhook !== null && lastSignatureFailure !== null && lastVerifiedWebhook > lastSignatureFailure)
-      ? { figure: signatureFailures, threshold }
-      : null,
+    signatureFailures >= threshold && !(lastVerifiedWebhook !== null && lastSignatureFailure !== null && lastVerifiedWebhook > lastSignatureFailure) ? signatureFailures : null,
   refunds_failing: ({ now, oldestAwaitedRefund }, { refundMinutes }) => olderThan(now, oldestAwaitedRefund, MINUTE, refundMinutes),
   remittances_overdue: ({ now, oldestRemittanceDue }, { remittanceDays }) => olderThan(now, oldestRemittanceDue, DAY, remittanceDays),
   saved_card_outcomes_open: ({ now, oldestOpenCharge }, { openChargeMinutes }) => olderThan(now, oldestOpenCharge, MINUTE, openChargeMinutes),
 }
 
+/** The threshold a rule's warning names, in its figure's unit (the share rule's in %). */
+export function thresholdOf(rule: HealthRule, thresholds: HealthThresholds): number {
+  const named: Record<HealthRule, number> = {
+    notifications_missing: Math.round(thresholds.reconciledShare * 100),
+    webhook_signatures_failing: thresholds.signatureFailures,
+    refunds_failing: thresholds.refundMinutes,
+    remittances_overdue: thresholds.remittanceDays,
+    saved_card_outcomes_open: thresholds.openChargeMinutes,
+  }
+  return named[rule]
+}
+
 /** The warnings the readings call for, in the rules' order. */
 export function evaluateHealth(readings: HealthReadings, thresholds: HealthThresholds): RuleVerdict[] {
   return HEALTH_RULES.flatMap((rule) => {
-    const verdict = RULES[rule](readings, thresholds)
-    return verdict ? [{ rule, ...verdict }] : []
+    const figure = RULES[rule](readings, thresholds)
+    return figure === null ? [] : [{ rule, figure, threshold: thresholdOf(rule, thresholds) }]
   })
 }
 

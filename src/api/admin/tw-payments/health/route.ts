@@ -2,6 +2,7 @@ import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/frame
 import { healthFigures } from "../../../../health/health-figures"
 import { TW_PAYMENT_SWEEP_MODULE, type TwPaymentSweepModuleService } from "../../../../modules/tw-payment-sweep"
 import { HEALTH_RULES, type HealthResponse, type HealthRule } from "../../../../shared/health-views"
+import { thresholdOf } from "../../../../workflows/health/decisions/health-rules"
 import type { AdminTwPaymentsHealthType } from "../validators"
 
 /** GET /admin/tw-payments/health?window=hour|day|week: the payments health figures of the window, and the warnings on now. */
@@ -10,15 +11,8 @@ export async function GET(req: AuthenticatedMedusaRequest<unknown, AdminTwPaymen
   const sweep = req.scope.resolve<TwPaymentSweepModuleService>(TW_PAYMENT_SWEEP_MODULE)
   const thresholds = sweep.healthOptions()
   const [figures, on] = await Promise.all([healthFigures(req.scope, window), sweep.listTwHealthWarnings({ cleared_at: null }, { order: { started_at: "ASC" } })])
-  const threshold: Record<HealthRule, number> = {
-    notifications_missing: Math.round(thresholds.reconciledShare * 100),
-    webhook_signatures_failing: thresholds.signatureFailures,
-    refunds_failing: thresholds.refundMinutes,
-    remittances_overdue: thresholds.remittanceDays,
-    saved_card_outcomes_open: thresholds.openChargeMinutes,
-  }
   const warnings = on
     .filter((row) => (HEALTH_RULES as readonly string[]).includes(row.id))
-    .map((row) => ({ rule: row.id as HealthRule, figure: row.figure, threshold: threshold[row.id as HealthRule], startedAt: new Date(row.started_at).toISOString() }))
+    .map((row) => ({ rule: row.id as HealthRule, figure: row.figure, threshold: thresholdOf(row.id as HealthRule, thresholds), startedAt: new Date(row.started_at).toISOString() }))
   res.json({ figures, warnings })
 }
