@@ -62,7 +62,7 @@ export interface ProductionStore {
   timings: Record<string, number>
   /** The processes' environment: a variable set here reaches a role at its next (re)start, as a deploy's configuration change does. */
   env: NodeJS.ProcessEnv
-  /** An admin's bearer header (the user made once with `medusa user`, then signed in). */
+  /** An admin's bearer header (the user made with `medusa user` and signed in, once). */
   adminHeaders(): Promise<{ authorization: string }>
   /** A query on the store's database. */
   sql<T extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<T[]>
@@ -286,16 +286,17 @@ export async function startProductionStore({ servers = 1, workers = 1, env: extr
       )
 
     const admin = { email: "admin@medusa-payment-tw.test", password: "production-admin-1" }
-    let adminMade: Promise<void> | undefined
-    const adminHeaders = async () => {
-      adminMade ??= medusaCommand(["user", "-e", admin.email, "-p", admin.password], env)
-      await adminMade
-      const { data } = await json<{ token: string }>(
-        await fetch(`${url}/auth/user/emailpass`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(admin) }),
-        "POST /auth/user/emailpass"
-      )
-      return { authorization: `Bearer ${data.token}` }
-    }
+    // Made and signed in once: a sign-in hashes the password, too costly for every poll of a test.
+    let signedIn: Promise<{ authorization: string }> | undefined
+    const adminHeaders = () =>
+      (signedIn ??= (async () => {
+        await medusaCommand(["user", "-e", admin.email, "-p", admin.password], env)
+        const { data } = await json<{ token: string }>(
+          await fetch(`${url}/auth/user/emailpass`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(admin) }),
+          "POST /auth/user/emailpass"
+        )
+        return { authorization: `Bearer ${data.token}` }
+      })())
 
     return {
       url,
